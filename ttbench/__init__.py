@@ -1,0 +1,8 @@
+"""ttbench: every compiler stage of one model, side by side — FX/ONNX -> TorchFX IR -> StableHLO -> TTIR -> TTNN."""
+__version__ = "0.1.0"
+
+from .core import ArgInfo, BadInput, Op, SourceLoc, Stage  # noqa: E402
+from .pipeline import Bringup, bringup  # noqa: E402
+from . import models  # noqa: E402
+
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "__version__"]

@@ -1,0 +1,103 @@
+"""The records that flow through the pipeline: stages, ops and source locations.
+
+Stage names live in one table (`STAGE_ORDER`); everything else iterates it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+# Pipeline order per frontend. The first stage is the frontend's own graph.
+FRONTEND_STAGES = {
+    "export": ("fx", "torchfx", "stablehlo", "ttir", "ttnn"),
+    "dynamo": ("fx", "torchfx", "stablehlo", "ttir", "ttnn"),
+    "onnx": ("onnx", "torchfx", "stablehlo", "ttir", "ttnn"),
+}
+FRONTENDS = tuple(FRONTEND_STAGES)
+PARAMS_MODES = ("args", "inline")
+MLIR_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
+
+
+class BadInput(ValueError):
+    """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    file: str  # absolute path as recorded by the frontend
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    @property
+    def short(self) -> str:
+        return f"{self.file.rsplit('/', 1)[-1]}:{self.line}"
+
+
+@dataclass
+class Op:
+    index: int  # position in the stage, in printed order
+    name: str  # e.g. "aten.relu_.default", "stablehlo.add", "ttnn.matmul"
+    location: Optional[SourceLoc]  # innermost frame in the user's code, None when unknown
+    chain: tuple = ()  # every file frame of the location, innermost first
+    text: str = ""  # the op's printed line (weights elided)
+    attrs: dict = field(default_factory=dict)  # small per-op facts (FX target kind, result types, ...)
+
+    def __repr__(self) -> str:
+        return f"Op({self.index}, {self.name!r}, {self.location.short if self.location else None})"
+
+
+@dataclass
+class ArgInfo:
+    """One function argument of the MLIR modules, in order (what to feed when running)."""
+
+    name: str  # FX placeholder target / parameter name / ONNX input name
+    role: str  # "input", "parameter", "buffer" or "constant"
+    shape: tuple
+    dtype: str
+
+
+@dataclass
+class Stage:
+    name: str  # one of FRONTEND_STAGES[frontend]
+    ok: bool
+    error: Optional[str] = None  # names the stage and, where known, the op and source line
+    text: str = ""  # readable IR: weights elided, locations shown
+    ops: list = field(default_factory=list)  # list[Op]
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)  # stage-specific facts, JSON-serialisable
+    module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
+    artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or path to copy
+    _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
+
+    def full_text(self) -> str:
+        """The complete, parseable IR (weights included, locations kept)."""
+        if self._full_text is None:
+            return self.text
+        return self._full_text()
+
+    @classmethod
+    def skipped(cls, name: str, failed: str) -> "Stage":
+        return cls(name=name, ok=False, error=f"skipped: {failed} failed")
+
+    def summary(self) -> dict:
+        return {
+            "ok": self.ok,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "ops": len(self.ops),
+            "op_counts": op_histogram(self.ops),
+            **({"meta": self.meta} if self.meta else {}),
+        }
+
+    def __repr__(self) -> str:
+        state = "ok" if self.ok else f"FAILED: {self.error}"
+        return f"<Stage {self.name}: {len(self.ops)} ops, {self.seconds:.2f}s, {state}>"
+
+
+def op_histogram(ops) -> dict:
+    counts: dict = {}
+    for op in ops:
+        counts[op.name] = counts.get(op.name, 0) + 1
+    return dict(sorted(counts.items()))

@@ -1,0 +1,118 @@
+"""The export folder (`b.export(DIR)`, `ttbench bringup --out DIR`): one file per stage plus manifest.json.
+
+MLIR stage files hold the full IR with locations; weight payloads go to `<stage>.weights.mlir` (an MLIR
+`dialect_resources` section): `cat stablehlo.mlir stablehlo.weights.mlir` parses as the whole module again.
+Writing is atomic: everything goes to a temporary sibling folder that is renamed into place at the end.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+
+from .core import MLIR_STAGES
+from .mlir_text import split_resources
+from .optional import versions
+
+MANIFEST = "manifest.json"
+_BIG_HEX_RE = re.compile(r'dense<"0x([0-9A-Fa-f]{65,})">')
+_RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): ("0x[0-9A-Fa-f]*")', re.M)
+
+
+def externalize_weights(text: str):
+    """(IR text with every large literal as a dense_resource, the resources section holding their bytes)."""
+    ir, trailer = split_resources(text)
+    entries = _RESOURCE_ENTRY_RE.findall(trailer)
+    counter = [0]
+
+    def to_resource(m):
+        key = f"ttbench_weight_{counter[0]}"
+        counter[0] += 1
+        entries.append((key, f'"0x08000000{m.group(1)}"'))  # blob header: 8-byte alignment, then the raw bytes
+        return f"dense_resource<{key}>"
+
+    ir = _BIG_HEX_RE.sub(to_resource, ir)
+    if not entries:
+        return ir, ""
+    body = ",\n".join(f"      {k}: {v}" for k, v in entries)
+    return ir, "{-#\n  dialect_resources: {\n    builtin: {\n" + body + "\n    }\n  }\n#-}\n"
+
+
+def stage_file(name: str) -> str:
+    return f"{name}.mlir" if name in MLIR_STAGES else f"{name}.txt"
+
+
+def manifest(b) -> dict:
+    return {
+        "versions": versions(),
+        "model": b.model_name,
+        "frontend": b.frontend,
+        "params": b.params,
+        "ok": b.ok,
+        "seconds": round(b.seconds, 3),
+        "arguments": [{"name": a.name, "role": a.role, "shape": list(a.shape), "dtype": a.dtype} for a in b.arguments],
+        "example_inputs": [{"shape": list(x.shape), "dtype": str(x.dtype).replace("torch.", "")}
+                           for x in b.example_inputs],
+        "stages": {name: {**s.summary(), "file": stage_file(name) if s.ok else None} for name, s in b.stages.items()},
+    }
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def write_bringup(b, directory: str) -> str:
+    """Write the export folder for Bringup `b` atomically; returns its path."""
+    directory = os.path.abspath(directory)
+    parent = os.path.dirname(directory)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(directory)}.tmp-", dir=parent)
+    try:
+        for name, stage in b.stages.items():
+            if not stage.ok:
+                continue
+            if name in MLIR_STAGES:
+                ir, weights = externalize_weights(stage.full_text())
+                _write(os.path.join(tmp, stage_file(name)), ir)
+                if weights:
+                    _write(os.path.join(tmp, f"{name}.weights.mlir"), weights)
+            else:
+                _write(os.path.join(tmp, stage_file(name)), stage.text)
+            for fname, content in stage.artifacts.items():
+                target = os.path.join(tmp, fname)
+                if isinstance(content, str) and os.path.isfile(content) and not content.lstrip().startswith(("module", "#")):
+                    shutil.copyfile(content, target)
+                else:
+                    _write(target, content)
+        weights = b.weights()
+        if weights:
+            from safetensors.torch import save_file
+
+            save_file({k: v.detach().contiguous() for k, v in weights.items()}, os.path.join(tmp, "weights.safetensors"))
+        _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
+        _replace_dir(tmp, directory)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return directory
+
+
+def _replace_dir(src: str, dst: str) -> None:
+    if os.path.exists(dst):
+        old = tempfile.mkdtemp(prefix=f".{os.path.basename(dst)}.old-", dir=os.path.dirname(dst))
+        os.rename(dst, os.path.join(old, "d"))
+        os.rename(src, dst)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.rename(src, dst)
+
+
+def stage_table(b) -> str:
+    rows = [("stage", "ok", "ops", "seconds", "error")]
+    for name, s in b.stages.items():
+        rows.append((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", (s.error or "")[:160]))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(4)) + "  " + r[4] for r in rows)

@@ -1,0 +1,146 @@
+"""`bringup()`: chain the stage functions for one model and keep every stage, failed or not."""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional
+
+import torch
+
+from . import tt_plugin
+from .core import FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, BadInput, Stage
+from .stages.mlir_stage import compiler_error
+
+
+@dataclass
+class Bringup:
+    model_name: str  # zoo name, file name or class name
+    frontend: str  # "export", "dynamo" or "onnx"
+    params: str  # "args" or "inline"
+    stages: "OrderedDict[str, Stage]"  # pipeline order
+    arguments: list = field(default_factory=list)  # ArgInfo per MLIR function argument, in order
+    argument_values: list = field(default_factory=list)  # the tensors to feed, aligned with `arguments`
+    example_inputs: tuple = ()
+    model: object = None  # what was brought up (nn.Module, path or ModelProto)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return all(s.ok for s in self.stages.values())
+
+    @property
+    def failed_stage(self) -> Optional[Stage]:
+        return next((s for s in self.stages.values() if not s.ok), None)
+
+    def weights(self) -> dict:
+        """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR)."""
+        return {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role != "input"}
+
+    def export(self, directory: str) -> str:
+        from .export import write_bringup
+
+        return write_bringup(self, directory)
+
+    def table(self) -> str:
+        from .export import stage_table
+
+        return stage_table(self)
+
+    def __repr__(self) -> str:
+        return f"<Bringup {self.model_name} frontend={self.frontend} params={self.params}>\n{self.table()}"
+
+
+def _validate(frontend: str, params: str) -> None:
+    if frontend not in FRONTENDS:
+        raise BadInput(f"unknown frontend {frontend!r}: choose one of {', '.join(FRONTENDS)}")
+    if params not in PARAMS_MODES:
+        raise BadInput(f"unknown params mode {params!r}: choose one of {', '.join(PARAMS_MODES)}")
+
+
+def _model_name(model) -> str:
+    import os
+
+    if isinstance(model, (str, os.PathLike)):
+        return os.path.basename(os.fspath(model))
+    return type(model).__name__
+
+
+def bringup(model, example_inputs=(), frontend: str = "export", params: str = "args", strict: bool = False,
+            tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
+            progress=None) -> Bringup:
+    """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
+
+    A failing stage never raises (unless strict=True): the stages before it stay, later ones are skipped.
+    Bad input (wrong types, inputs that do not fit the model, unreadable ONNX) raises BadInput.
+    `progress(stage_name)` is called before each stage starts.
+    """
+    from .stages import fx, onnx, stablehlo, torchfx
+    from .stages.tt import compile_tt
+
+    _validate(frontend, params)
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    example_inputs = tuple(example_inputs)
+    if isinstance(model, torch.nn.Module):
+        model = model.eval()
+    names = FRONTEND_STAGES[frontend]
+    stages: OrderedDict = OrderedDict()
+    t_start = time.perf_counter()
+    result = Bringup(model_name=name or _model_name(model), frontend=frontend, params=params, stages=stages,
+                     example_inputs=example_inputs, model=model)
+
+    def run(stage_name, fn):
+        """Run one stage function; record its Stage(s); return the artifact for the next or None."""
+        if progress:
+            progress(stage_name)
+        failed = next((s.name for s in stages.values() if not s.ok), None)
+        if failed:
+            stages[stage_name] = Stage.skipped(stage_name, failed)
+            return None
+        t0 = time.perf_counter()
+        try:
+            stage, artifact = fn()
+        except BadInput:
+            raise
+        except Exception as exc:  # a compiler failure becomes the stage's error, never the caller's
+            if strict:
+                raise
+            stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0,
+                                       error=compiler_error(stage_name, f"{type(exc).__name__}: {exc}"
+                                                            if not str(exc).strip() else str(exc)))
+            return None
+        stages[stage_name] = stage
+        return artifact
+
+    first = names[0]
+    if frontend == "onnx":
+        def capture():
+            stage, cap, inputs = onnx.capture_onnx(model, example_inputs, params)
+            result.example_inputs = inputs
+            return stage, cap
+        cap = run(first, capture)
+    else:
+        cap = run(first, lambda: (fx.capture_export if frontend == "export" else fx.capture_dynamo)(
+            model, example_inputs, params))
+    if cap is not None:
+        result.arguments, result.argument_values = cap.arguments, cap.values
+    importer = torchfx.import_onnx if frontend == "onnx" else torchfx.import_fx
+    torch_module = run("torchfx", lambda: importer(cap))
+    run("stablehlo", lambda: stablehlo.lower(torch_module, onnx=frontend == "onnx"))
+    if tt:
+        tt_stages = {}
+
+        def compile_both():
+            tt_stages["ttir"], tt_stages["ttnn"] = compile_tt(stages["stablehlo"], result.arguments, params,
+                                                              tt_timeout)
+            return tt_stages["ttir"], None
+
+        run("ttir", compile_both)
+        if progress:
+            progress("ttnn")
+        stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", result.failed_stage.name)
+    if strict and not result.ok:
+        raise RuntimeError(result.failed_stage.error)
+    result.seconds = time.perf_counter() - t_start
+    return result

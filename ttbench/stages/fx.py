@@ -1,0 +1,221 @@
+"""Stage `fx`: the FX graph a frontend hands to torch-mlir.
+
+- `capture_export`: torch.export + torch-mlir's decomposition table (functional aten graph, stack traces kept).
+- `capture_dynamo`: the graph torch.compile gives a custom backend, brought to aten ops with make_fx — the older
+  flow, where in-place aten ops survive. Nothing is cleaned up.
+"""
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+
+import torch
+import torch.fx
+
+from ..core import ArgInfo, BadInput, Op, Stage
+from ..locations import frames_from_stack_trace, user_frame
+
+
+@dataclass
+class FxCapture:
+    """What the fx stage hands on to the torch-mlir import."""
+
+    graph_module: torch.fx.GraphModule  # aten-level graph to import; placeholders in `arguments` order
+    arguments: list  # list[ArgInfo], one per placeholder of graph_module
+    values: list  # the tensors for those placeholders (weights and example inputs)
+    shown: torch.fx.GraphModule  # the graph the stage shows (dynamo: the torch-level graph)
+    notes: dict = field(default_factory=dict)
+
+
+def _dtype_name(dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def _arg_info(name: str, role: str, value) -> ArgInfo:
+    return ArgInfo(name=name, role=role, shape=tuple(value.shape), dtype=_dtype_name(value.dtype))
+
+
+def node_op_name(node: torch.fx.Node) -> str:
+    target = node.target
+    if node.op == "call_method":
+        return f"Tensor.{target}"
+    if node.op == "call_module":
+        return f"module.{target}"
+    if isinstance(target, torch._ops.OpOverload):
+        return str(target)  # e.g. aten.relu_.default
+    if isinstance(target, torch._ops.OpOverloadPacket):
+        return f"{target}.overload_packet"
+    if target is operator.getitem:
+        return "operator.getitem"
+    module = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__name__", str(target))
+    module = module.replace("torch._C._nn", "torch.nn.functional").replace("torch._C._VariableFunctions", "torch")
+    return f"{module}.{name}" if module else name
+
+
+def fx_ops(gm: torch.fx.GraphModule) -> list:
+    ops = []
+    for node in gm.graph.nodes:
+        if node.op not in ("call_function", "call_method", "call_module"):
+            continue
+        chain = frames_from_stack_trace(node.meta.get("stack_trace"))
+        ops.append(Op(index=len(ops), name=node_op_name(node), location=user_frame(chain), chain=chain,
+                      text=node.format_node() or "", attrs={"node": node.name, "fx_op": node.op}))
+    return ops
+
+
+def _graph_text(gm: torch.fx.GraphModule, arguments: list, header: str) -> str:
+    lines = [f"# {header}", "# placeholders (in MLIR argument order):"]
+    for a in arguments:
+        lines.append(f"#   {a.name}: {a.role} {list(a.shape)} {a.dtype}")
+    lines.append("")
+    for node in gm.graph.nodes:
+        chain = frames_from_stack_trace(node.meta.get("stack_trace"))
+        loc = user_frame(chain)
+        line = node.format_node() or str(node)
+        lines.append(f"{line}    # {loc}" if loc else line)
+    return "\n".join(lines) + "\n"
+
+
+def inline_placeholders(capture_gm: torch.fx.GraphModule, placeholders: dict) -> torch.fx.GraphModule:
+    """A copy of the graph where the given placeholders (name -> tensor) become `get_attr` constants, so
+    torch-mlir embeds them as literals; the other placeholders stay function arguments."""
+    graph = torch.fx.Graph()
+    value_map: dict = {}
+    out = graph.graph_copy(capture_gm.graph, value_map)
+    graph.output(out)
+    holder = torch.nn.Module()
+    anchor = next(n for n in graph.nodes if n.op != "placeholder")  # constants go right after the placeholders
+    for node in list(graph.nodes):
+        if node.op != "placeholder" or node.name not in placeholders:
+            continue
+        attr = f"_inlined_{node.name}"
+        holder.register_buffer(attr, placeholders[node.name].detach(), persistent=False)
+        with graph.inserting_before(anchor):
+            const = graph.get_attr(attr)
+        const.meta = dict(node.meta)
+        node.replace_all_uses_with(const)
+        graph.erase_node(node)
+    return torch.fx.GraphModule(holder, graph)
+
+
+def _check_inputs(model, inputs) -> None:
+    if not isinstance(model, torch.nn.Module):
+        raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
+    for i, x in enumerate(inputs):
+        if not isinstance(x, torch.Tensor):
+            raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
+
+
+def _fails_on_inputs(exc: Exception) -> bool:
+    text = str(exc)
+    return any(s in text for s in ("size mismatch", "must match the size", "shapes cannot be multiplied",
+                                   "Expected", "expected input", "positional argument"))
+
+
+def capture_export(model, inputs: tuple, params: str):
+    _check_inputs(model, inputs)
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    t0 = time.perf_counter()
+    try:
+        program = torch.export.export(model, tuple(inputs), strict=False)
+    except (RuntimeError, TypeError, ValueError) as exc:
+        if _fails_on_inputs(exc):
+            raise BadInput(f"the example inputs do not fit the model: {str(exc).splitlines()[0]}") from None
+        raise
+    program = program.run_decompositions(get_decomposition_table())
+    gm = program.graph_module
+    state = {**program.state_dict, **program.constants}
+    user_inputs = iter(inputs)
+    arguments, values, to_inline = [], [], {}
+    role_of = {"PARAMETER": "parameter", "BUFFER": "buffer", "CONSTANT_TENSOR": "constant", "USER_INPUT": "input"}
+    for spec in program.graph_signature.input_specs:
+        role = role_of.get(spec.kind.name)
+        if role is None:
+            raise BadInput(f"unsupported exported input kind {spec.kind.name} ({spec.arg.name})")
+        value = next(user_inputs) if role == "input" else state[spec.target]
+        if role == "constant" or (params == "inline" and role != "input"):
+            to_inline[spec.arg.name] = value
+            continue
+        arguments.append(_arg_info(spec.target or spec.arg.name, role, value))
+        values.append(value)
+    to_import = inline_placeholders(gm, to_inline) if to_inline else gm
+    stage = Stage(name="fx", ok=True, module=gm, seconds=time.perf_counter() - t0)
+    stage.text = _graph_text(gm, arguments, "torch.export ExportedProgram (run_decompositions: torch-mlir table)") \
+        + "\n# graph signature\n" + "\n".join("# " + l for l in str(program.graph_signature).splitlines()) + "\n"
+    stage.ops = fx_ops(gm)
+    stage.meta = {"inlined": sorted(to_inline), "signature": [
+        {"placeholder": s.arg.name, "kind": s.kind.name, "target": s.target} for s in program.graph_signature.input_specs]}
+    return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm)
+
+
+def capture_dynamo(model, inputs: tuple, params: str):
+    _check_inputs(model, inputs)
+    import torch._dynamo
+    from torch.fx import traceback as fx_traceback
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    t0 = time.perf_counter()
+    captured: dict = {}
+
+    def backend(gm, example_inputs):
+        captured["gm"], captured["inputs"] = gm, list(example_inputs)
+        return gm.forward
+
+    torch._dynamo.reset()
+    # Under no_grad dynamo hands over the graph as written, in-place calls included (with grad enabled
+    # AOT autograd would reject them).
+    try:
+        with torch.no_grad():
+            torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
+    except Exception as exc:  # dynamo wraps everything in its own exception types
+        if _fails_on_inputs(exc):
+            raise BadInput(f"the example inputs do not fit the model: {str(exc).splitlines()[0]}") from None
+        raise
+    finally:
+        torch._dynamo.reset()
+    gm, example_inputs = captured["gm"], captured["inputs"]
+
+    named = {}
+    for name, p in model.named_parameters():
+        named[id(p)] = (name, "parameter")
+    for name, b in model.named_buffers():
+        named[id(b)] = (name, "buffer")
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    user_inputs = iter(inputs)
+    roles = []
+    for node, value in zip(placeholders, example_inputs):
+        name, role = named.get(id(value), (None, "input"))
+        if role == "input":
+            value = next(user_inputs, value)
+            name = node.name
+        roles.append((node.name, name, role, value))
+
+    def run_graph(*args):
+        return torch.fx.Interpreter(gm).run(*args)
+
+    # preserve_node_meta copies each dynamo node's stack_trace onto the aten nodes make_fx records; without it
+    # every aten node loses its source line.
+    with torch.no_grad(), fx_traceback.preserve_node_meta():
+        aten_gm = make_fx(run_graph, decomposition_table=get_decomposition_table(), tracing_mode="fake")(
+            *[v.detach() for *_, v in roles])
+    aten_placeholders = [n for n in aten_gm.graph.nodes if n.op == "placeholder"]
+    arguments, values, to_inline = [], [], {}
+    for ph, (_, name, role, value) in zip(aten_placeholders, roles):
+        if params == "inline" and role != "input":
+            to_inline[ph.name] = value
+            continue
+        arguments.append(_arg_info(name, role, value))
+        values.append(value)
+    to_import = inline_placeholders(aten_gm, to_inline) if to_inline else aten_gm
+    stage = Stage(name="fx", ok=True, module=gm, seconds=time.perf_counter() - t0)
+    stage.text = _graph_text(gm, [_arg_info(n, r, v) for _, n, r, v in roles],
+                             "torch.compile (dynamo) graph, as handed to the backend") \
+        + "\n# aten graph after make_fx (what torch-mlir imports)\n" + _graph_text(aten_gm, arguments, "make_fx")
+    stage.ops = fx_ops(gm)
+    stage.meta = {"inlined": sorted(to_inline), "aten_ops": len(fx_ops(aten_gm))}
+    return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm,
+                            notes={"aten_graph": aten_gm})

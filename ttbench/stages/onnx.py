@@ -1,0 +1,174 @@
+"""Stage `onnx`: an ONNX model (exported from an nn.Module at run time, read from a file, or given as a proto).
+
+params="args" turns every initializer into a graph input (recorded in order); "inline" leaves them in the graph,
+which is how ONNX models usually arrive.
+"""
+from __future__ import annotations
+
+import io
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from ..core import ArgInfo, BadInput, Op, Stage
+from ..locations import frames_from_stack_trace, user_frame
+
+STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
+
+
+@dataclass
+class OnnxCapture:
+    model: object  # onnx.ModelProto handed to torch-mlir
+    arguments: list  # list[ArgInfo], graph inputs in order
+    values: list  # tensors for those inputs
+    node_frames: dict = field(default_factory=dict)  # node name -> source frames, innermost first
+
+
+def load_onnx(model, inputs: tuple):
+    """nn.Module / path / ModelProto -> (ModelProto, example inputs)."""
+    import onnx
+
+    if isinstance(model, torch.nn.Module):
+        try:
+            with torch.no_grad():
+                program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
+        except Exception as exc:
+            raise BadInput(f"the model could not be exported to ONNX with these inputs: "
+                           f"{str(exc).strip().splitlines()[0][:300]}") from None
+        return program.model_proto, tuple(inputs)
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if not os.path.isfile(path):
+            raise BadInput(f"ONNX file not found: {path}")
+        try:
+            proto = onnx.load(path)
+            onnx.checker.check_model(proto)
+        except Exception as exc:
+            raise BadInput(f"{path} is not a readable ONNX model ({type(exc).__name__}: "
+                           f"{str(exc).strip().splitlines()[0][:200] if str(exc).strip() else 'malformed'})") from None
+        model = proto
+    if not isinstance(model, onnx.ModelProto):
+        raise BadInput(f"the onnx frontend takes an nn.Module, a .onnx path or an onnx.ModelProto, "
+                       f"got {type(model).__name__}")
+    return model, tuple(inputs) or random_inputs(model)
+
+
+def _graph_inputs(model):
+    init_names = {i.name for i in model.graph.initializer}
+    return [i for i in model.graph.input if i.name not in init_names]
+
+
+def random_inputs(model) -> tuple:
+    """Seeded example inputs for an ONNX file given without any."""
+    import onnx
+
+    gen = torch.Generator().manual_seed(0)
+    out = []
+    for inp in _graph_inputs(model):
+        tt = inp.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        if any(d is None for d in dims):
+            raise BadInput(f"ONNX input {inp.name!r} has a dynamic shape {dims}: pass example inputs with fixed shapes")
+        dtype = torch.from_numpy(np.zeros((), onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))).dtype
+        if dtype.is_floating_point:
+            out.append(torch.randn(dims, generator=gen).to(dtype))
+        else:
+            out.append(torch.randint(0, 2, dims, generator=gen).to(dtype))
+    return tuple(out)
+
+
+def _tensor_of(init) -> torch.Tensor:
+    from onnx import numpy_helper
+
+    return torch.from_numpy(np.array(numpy_helper.to_array(init)))
+
+
+def capture_onnx(model, inputs: tuple, params: str):
+    import onnx
+
+    t0 = time.perf_counter()
+    proto, inputs = load_onnx(model, inputs)
+    graph_inputs = _graph_inputs(proto)
+    if len(inputs) != len(graph_inputs):
+        raise BadInput(f"the ONNX model takes {len(graph_inputs)} inputs "
+                       f"({', '.join(i.name for i in graph_inputs)}), got {len(inputs)}")
+    arguments = [ArgInfo(i.name, "input", tuple(x.shape), str(x.dtype).replace("torch.", ""))
+                 for i, x in zip(graph_inputs, inputs)]
+    values = list(inputs)
+    to_import = proto
+    if params == "args":
+        to_import = onnx.ModelProto()
+        to_import.CopyFrom(proto)
+        inits = list(to_import.graph.initializer)
+        del to_import.graph.initializer[:]
+        for init in inits:
+            to_import.graph.input.append(onnx.helper.make_tensor_value_info(init.name, init.data_type, init.dims))
+            value = _tensor_of(init)
+            arguments.append(ArgInfo(init.name, "parameter", tuple(value.shape), str(value.dtype).replace("torch.", "")))
+            values.append(value)
+    node_frames = {}
+    ops = []
+    for node in proto.graph.node:
+        meta = {p.key: p.value for p in node.metadata_props}
+        chain = frames_from_stack_trace(meta.get(STACK_TRACE_KEY))
+        node_frames[node.name] = chain
+        ops.append(Op(index=len(ops), name=f"onnx.{node.op_type}", location=user_frame(chain), chain=chain,
+                      text=onnx.helper.printable_node(node), attrs={"node": node.name}))
+    stage = Stage(name="onnx", ok=True, module=proto, ops=ops, seconds=time.perf_counter() - t0)
+    stage.text = onnx_text(proto, ops)
+    stage.meta = {"opset": [f"{o.domain or 'ai.onnx'}:{o.version}" for o in proto.opset_import],
+                  "initializers": len(proto.graph.initializer), "producer": proto.producer_name}
+    stage._full_text = lambda: stage.text  # the model itself is the full artifact; exported as model.onnx
+    return stage, OnnxCapture(model=to_import, arguments=arguments, values=values, node_frames=node_frames), inputs
+
+
+def onnx_text(proto, ops) -> str:
+    import onnx
+
+    lines = [f"# ONNX graph {proto.graph.name!r}, producer {proto.producer_name} {proto.producer_version}", "# inputs:"]
+    for i in proto.graph.input:
+        lines.append(f"#   {i.name}: {_type_str(i.type)}")
+    lines.append(f"# initializers ({len(proto.graph.initializer)}, values elided):")
+    for init in proto.graph.initializer:
+        lines.append(f"#   {init.name}: {onnx.helper.tensor_dtype_to_string(init.data_type).replace('TensorProto.', '')}"
+                     f"{list(init.dims)}")
+    lines.append("")
+    for op in ops:
+        lines.append(f"{op.text}    # {op.location}" if op.location else op.text)
+    return "\n".join(lines) + "\n"
+
+
+def _type_str(t) -> str:
+    import onnx
+
+    tt = t.tensor_type
+    dims = [d.dim_value if d.HasField("dim_value") else d.dim_param or "?" for d in tt.shape.dim]
+    return f"{onnx.helper.tensor_dtype_to_string(tt.elem_type).replace('TensorProto.', '')}{dims}"
+
+
+def _mlir_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _callsite(chain) -> str:
+    if len(chain) == 1:
+        return f"{_mlir_string(chain[0].file)}:{chain[0].line}:0"
+    return f"callsite({_mlir_string(chain[0].file)}:{chain[0].line}:0 at {_callsite(chain[1:])})"
+
+
+def relocate_onnx_ops(text: str, node_frames: dict) -> str:
+    """torch-mlir's ONNX importer names each op's location after its node; give those names the source frames
+    the exporter recorded, so the torch dialect (and everything after) points at the user's code."""
+    import re
+
+    def sub(m):
+        name = m.group(1)
+        chain = node_frames.get(name.encode().decode("unicode_escape")) if "\\" in name else node_frames.get(name)
+        if not chain:
+            return m.group(0)
+        return f'loc("{name}"({_callsite(chain)}))'
+
+    return re.sub(r'loc\("((?:[^"\\]|\\.)*)"\)', sub, text)

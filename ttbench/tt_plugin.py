@@ -1,0 +1,165 @@
+"""Everything that talks to the Tenstorrent PJRT plugin, always from a child process.
+
+The plugin aborts its process on fatal errors and brings its own MLIR, so the parent never loads it. Without a
+chip it compiles against a system descriptor that ttbench makes once, by starting the plugin on a mock
+single-chip Blackhole P150 cluster, and caches under ~/.cache/ttbench (with the tt-metal cache).
+"""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import optional
+
+DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
+DESCRIPTOR_NAME = "blackhole_p150.ttsys"
+TARGET_COMPILE_ONLY = "compiled for Blackhole P150, compile-only: no device"
+TARGET_DEVICE = "compiled for the Tenstorrent device found on this machine"
+
+
+class PluginError(RuntimeError):
+    pass
+
+
+def cache_dir() -> str:
+    base = os.environ.get("TTBENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttbench")
+    os.makedirs(base, exist_ok=True)
+    return base
+
+
+def mock_cluster_yaml() -> str:
+    """Cluster descriptor of one Blackhole P150 board on PCIe, as tt-metal's mock cluster reads it."""
+    harvesting = {"noc_translation": "true", "harvest_mask": 192, "dram_harvesting_mask": 0,
+                  "eth_harvesting_mask": 288, "pcie_harvesting_mask": 2, "l2cpu_harvesting_mask": 0}
+    lines = ["arch:", "  0: blackhole", "chips:", "  {}", "chip_unique_ids:", "  0: 4476187513037",
+             "ethernet_connections:", "  []", "ethernet_connections_to_remote_devices:", "  []",
+             "chips_with_mmio:", "  - 0: 0", "io_device_type: PCIe", "harvesting:", "  0:"]
+    lines += [f"    {k}: {v}" for k, v in harvesting.items()]
+    lines += ["chip_to_bus_id:", '  0: "0x01"', "boards:", "  -", "    - board_id: 4402341478400",
+              "    - board_type: p150", "    - chips:", "        - 0", "asic_locations:", "  0: 0",
+              "chip_pci_bdfs:", "  0: 0000:01:00.0"]
+    return "\n".join(lines) + "\n"
+
+
+def _child_env(extra: dict) -> dict:
+    env = dict(os.environ)
+    env.pop("JAX_PLATFORMS", None)
+    env.setdefault("TT_METAL_CACHE", os.path.join(cache_dir(), "tt-metal"))
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+@dataclass
+class ChildResult:
+    ok: bool
+    returncode: Optional[int]
+    log: str
+    seconds: float
+    timed_out: bool = False
+
+
+def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
+    """Run `python -m ttbench.tt_worker ARGS` in its own process group; kill it whole on timeout."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "ttbench.tt_worker", *args], stdout=log,
+                                stderr=subprocess.STDOUT, env=_child_env(env), start_new_session=True)
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, 9)
+            proc.wait()
+        log.seek(0)
+        text = log.read()
+    return ChildResult(ok=(proc.returncode == 0 and not timed_out), returncode=proc.returncode, log=text,
+                       seconds=time.perf_counter() - t0, timed_out=timed_out)
+
+
+def system_descriptor(timeout: float = 300) -> Optional[str]:
+    """Path of the cached compile-only descriptor (made on first use), or None where a real chip is present."""
+    if optional.tt_device_count() > 0:
+        return None
+    path = os.path.join(cache_dir(), DESCRIPTOR_NAME)
+    if os.path.isfile(path):
+        return path
+    work = tempfile.mkdtemp(prefix="ttbench-desc-", dir=cache_dir())
+    try:
+        cluster = os.path.join(work, "cluster_desc.yaml")
+        with open(cluster, "w") as f:
+            f.write(mock_cluster_yaml())
+        out = os.path.join(work, DESCRIPTOR_NAME)
+        result = run_worker(["descriptor", out], {"TT_METAL_MOCK_CLUSTER_DESC_PATH": cluster}, timeout)
+        if not result.ok or not os.path.isfile(out):
+            raise PluginError("could not make the Blackhole P150 system descriptor on a mock cluster: "
+                              + last_meaningful_lines(result.log, 3))
+        os.replace(out, path)  # atomic: a concurrent maker loses nothing
+        return path
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@dataclass
+class Compiled:
+    ok: bool
+    error: Optional[str]
+    target: str
+    seconds: float
+    files: dict = field(default_factory=dict)  # "ttir" / "ttnn" / "flatbuffer" -> path
+    log: str = ""
+
+
+def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S) -> Compiled:
+    """Hand StableHLO text to the plugin in a child process; collect the TTIR, TTNN and flatbuffer it exports."""
+    piece = optional.tt_plugin()
+    if not piece.available:
+        return Compiled(False, f"Tenstorrent compiler plugin not available: {piece.hint}", "", 0.0)
+    try:
+        descriptor = system_descriptor()
+    except PluginError as exc:
+        return Compiled(False, str(exc), "", 0.0)
+    env = {"TT_COMPILE_ONLY_SYSTEM_DESC": descriptor} if descriptor else {}
+    target = TARGET_COMPILE_ONLY if descriptor else TARGET_DEVICE
+    source = os.path.join(workdir, "input.stablehlo.mlir")
+    with open(source, "w") as f:
+        f.write(text)
+    export = os.path.join(workdir, "export")
+    result = run_worker(["compile", source, export], env, timeout)
+    files = collect_exports(export)
+    if result.timed_out:
+        return Compiled(False, f"timed out after {timeout:g} s", target, result.seconds, files, result.log)
+    if not result.ok:
+        why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
+        return Compiled(False, f"compiler {why}: {last_meaningful_lines(result.log)}", target, result.seconds,
+                        files, result.log)
+    return Compiled(True, None, target, result.seconds, files, result.log)
+
+
+def collect_exports(export_dir: str) -> dict:
+    def newest(pattern):
+        found = sorted(glob.glob(os.path.join(export_dir, pattern)))
+        return found[-1] if found else None
+
+    files = {"ttir": newest("irs/ttir_*.mlir"), "ttnn": newest("irs/ttnn_[0-9]*.mlir"),
+             "flatbuffer": newest("fb_*.ttnn")}
+    return {k: v for k, v in files.items() if v}
+
+
+_NOISE = (" | info ", " | debug ", "INFO|", "Platform 'tt' is experimental", "DEBUG|")
+
+
+def last_meaningful_lines(log: str, n: int = 4) -> str:
+    """The compiler's last few lines that say something (errors first), joined on one line."""
+    lines = [l.strip() for l in log.splitlines() if l.strip() and not any(s in l for s in _NOISE)]
+    errors = [l for l in lines if any(k in l for k in ("error", "Error", "FATAL", "failed", "Failed"))]
+    picked = (errors or lines)[-n:]
+    return " | ".join(picked)[:1500] if picked else "(no output)"
