@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
@@ -11,6 +12,10 @@ import torch
 from . import tt_plugin
 from .core import FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, BadInput, Stage
 from .stages.mlir_stage import compiler_error
+
+
+class StageFailed(RuntimeError):
+    """Raised by bringup(strict=True): the message is the failing stage's error."""
 
 
 @dataclass
@@ -104,11 +109,11 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
         except BadInput:
             raise
         except Exception as exc:  # a compiler failure becomes the stage's error, never the caller's
+            error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__)
             if strict:
-                raise
-            stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0,
-                                       error=compiler_error(stage_name, f"{type(exc).__name__}: {exc}"
-                                                            if not str(exc).strip() else str(exc)))
+                raise StageFailed(error) from exc
+            stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0, error=error,
+                                       meta={"traceback": traceback.format_exc(limit=-8)})
             return None
         stages[stage_name] = stage
         return artifact
@@ -141,6 +146,6 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
             progress("ttnn")
         stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", result.failed_stage.name)
     if strict and not result.ok:
-        raise RuntimeError(result.failed_stage.error)
+        raise StageFailed(result.failed_stage.error)
     result.seconds = time.perf_counter() - t_start
     return result

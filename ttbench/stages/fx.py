@@ -100,31 +100,28 @@ def inline_placeholders(capture_gm: torch.fx.GraphModule, placeholders: dict) ->
     return torch.fx.GraphModule(holder, graph)
 
 
-def _check_inputs(model, inputs) -> None:
+def check_inputs(model, inputs) -> None:
+    """Bad input is what the user must fix: not a module, not tensors, or inputs the model cannot run on eagerly
+    (that is checked once, up front, so a compiler failure is never mistaken for it)."""
     if not isinstance(model, torch.nn.Module):
         raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
-
-
-def _fails_on_inputs(exc: Exception) -> bool:
-    text = str(exc)
-    return any(s in text for s in ("size mismatch", "must match the size", "shapes cannot be multiplied",
-                                   "Expected", "expected input", "positional argument"))
+    try:
+        with torch.no_grad():
+            model(*[x.clone() for x in inputs])
+    except Exception as exc:
+        first = next((l for l in str(exc).splitlines() if l.strip()), type(exc).__name__)
+        raise BadInput(f"the example inputs do not fit the model ({type(exc).__name__}: {first[:200]})") from None
 
 
 def capture_export(model, inputs: tuple, params: str):
-    _check_inputs(model, inputs)
+    check_inputs(model, inputs)
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     t0 = time.perf_counter()
-    try:
-        program = torch.export.export(model, tuple(inputs), strict=False)
-    except (RuntimeError, TypeError, ValueError) as exc:
-        if _fails_on_inputs(exc):
-            raise BadInput(f"the example inputs do not fit the model: {str(exc).splitlines()[0]}") from None
-        raise
+    program = torch.export.export(model, tuple(inputs), strict=False)
     program = program.run_decompositions(get_decomposition_table())
     gm = program.graph_module
     state = {**program.state_dict, **program.constants}
@@ -152,7 +149,7 @@ def capture_export(model, inputs: tuple, params: str):
 
 
 def capture_dynamo(model, inputs: tuple, params: str):
-    _check_inputs(model, inputs)
+    check_inputs(model, inputs)
     import torch._dynamo
     from torch.fx import traceback as fx_traceback
     from torch.fx.experimental.proxy_tensor import make_fx
@@ -171,10 +168,6 @@ def capture_dynamo(model, inputs: tuple, params: str):
     try:
         with torch.no_grad():
             torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
-    except Exception as exc:  # dynamo wraps everything in its own exception types
-        if _fails_on_inputs(exc):
-            raise BadInput(f"the example inputs do not fit the model: {str(exc).splitlines()[0]}") from None
-        raise
     finally:
         torch._dynamo.reset()
     gm, example_inputs = captured["gm"], captured["inputs"]

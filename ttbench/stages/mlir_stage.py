@@ -36,17 +36,63 @@ def clone_module(module):
         return ir.Module.parse(module.operation.get_asm(enable_debug_info=True, binary=True))
 
 
-_DIAG_RE = re.compile(r"^(.*?):(\d+):\d+: error: (.*)$", re.M)
+def _diagnostic_location(where: str) -> str:
+    from ..locations import LocTable, user_frame
+
+    if where.startswith("loc(") and where.endswith(")"):
+        frames = LocTable("").frames(where[4:-1])
+    else:
+        m = re.match(r"(.*):(\d+):\d+$", where)
+        frames = ()
+        if m:
+            from ..core import SourceLoc
+
+            frames = (SourceLoc(m.group(1), int(m.group(2))),)
+    loc = user_frame(frames) or (frames[0] if frames else None)
+    return f" (at {loc.short})" if loc else ""
 
 
 def compiler_error(stage_name: str, message: str) -> str:
-    """One line: the stage, the first diagnostic, and where it points in the user's source."""
-    m = _DIAG_RE.search(message)
-    if m:
-        where = f" (at {m.group(1).rsplit('/', 1)[-1]}:{m.group(2)})"
-        return f"{stage_name}: {m.group(3).strip()}{where}"
-    for line in message.splitlines():
+    """One line: the stage, the first diagnostic (its op named), and where it points in the user's source."""
+    lines = message.splitlines()
+    for line in lines:
+        if ": error: " in line:
+            where, _, what = line.partition(": error: ")
+            what, _, dump = what.partition(": %")  # drop the IR dump of the op; its name is in the message
+            custom = re.search(r'name = "([^"]+)"', dump)
+            if "'torch.operator'" in what and custom:  # name the op torch-mlir only knows as torch.operator
+                what = what.replace("'torch.operator'", f"'torch.operator' ({custom.group(1)})")
+            what = what.strip()
+            return f"{stage_name}: {what[:300]}{_diagnostic_location(where.strip())}"
+    for line in lines:
         if "error" in line.lower() and line.strip():
-            return f"{stage_name}: {line.strip()}"
-    first = next((l for l in message.splitlines() if l.strip()), message)
-    return f"{stage_name}: {first.strip()}"
+            return f"{stage_name}: {line.strip()[:300]}"
+    first = next((l for l in lines if l.strip()), message)
+    return f"{stage_name}: {first.strip()[:300]}"
+
+
+class CompilerFailure(RuntimeError):
+    """A pass pipeline failed; the message holds the native diagnostics."""
+
+
+def run_passes(module, pipeline: str, description: str) -> None:
+    """Run a torch-mlir pass pipeline with MLIR's native diagnostics (written to fd 2) captured into the
+    exception, so the stage's error can name the op and source line."""
+    import os
+    import tempfile
+
+    from torch_mlir.compiler_utils import run_pipeline_with_repro_report
+
+    with tempfile.TemporaryFile(mode="w+b") as capture:
+        saved = os.dup(2)
+        os.dup2(capture.fileno(), 2)
+        try:
+            run_pipeline_with_repro_report(module, pipeline, description)
+        except Exception as exc:
+            os.dup2(saved, 2)
+            capture.seek(0)
+            native = capture.read().decode(errors="replace")
+            raise CompilerFailure(f"{native}\n{exc}") from None
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)

@@ -17,6 +17,7 @@ from ..core import ArgInfo, BadInput, Op, Stage
 from ..locations import frames_from_stack_trace, user_frame
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
+WEIGHT_TYPES = {1, 10, 11, 16}  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
 
 
 @dataclass
@@ -32,12 +33,14 @@ def load_onnx(model, inputs: tuple):
     import onnx
 
     if isinstance(model, torch.nn.Module):
+        from .fx import check_inputs
+
+        check_inputs(model, inputs)
         try:
             with torch.no_grad():
                 program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
         except Exception as exc:
-            raise BadInput(f"the model could not be exported to ONNX with these inputs: "
-                           f"{str(exc).strip().splitlines()[0][:300]}") from None
+            raise RuntimeError(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
         return program.model_proto, tuple(inputs)
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
@@ -102,8 +105,12 @@ def capture_onnx(model, inputs: tuple, params: str):
     if params == "args":
         to_import = onnx.ModelProto()
         to_import.CopyFrom(proto)
-        inits = list(to_import.graph.initializer)
+        # Only floating-point initializers are weights; integer ones (axes, shapes, indices) are structure that
+        # the lowering needs as constants.
+        inits = [i for i in to_import.graph.initializer if i.data_type in WEIGHT_TYPES]
+        keep = [i for i in to_import.graph.initializer if i.data_type not in WEIGHT_TYPES]
         del to_import.graph.initializer[:]
+        to_import.graph.initializer.extend(keep)
         for init in inits:
             to_import.graph.input.append(onnx.helper.make_tensor_value_info(init.name, init.data_type, init.dims))
             value = _tensor_of(init)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from .mlir_stage import clone_module, mlir_stage
+from .mlir_stage import clone_module, mlir_stage, run_passes
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
                  "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})")
@@ -14,11 +14,8 @@ TO_STABLEHLO = "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow
 
 def lower(torch_module, onnx: bool = False):
     """torch-dialect module (left untouched) -> a new StableHLO module."""
-    from torch_mlir.compiler_utils import run_pipeline_with_repro_report
-
     t0 = time.perf_counter()
     module = clone_module(torch_module)
-    run_pipeline_with_repro_report(module, ONNX_TO_BACKEND if onnx else FX_TO_BACKEND,
-                                   "Lowering TorchFX IR -> Torch Backend IR")
-    run_pipeline_with_repro_report(module, TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")
+    run_passes(module, ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR")
+    run_passes(module, TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")
     return mlir_stage("stablehlo", module, time.perf_counter() - t0), module

@@ -1,0 +1,40 @@
+# `make demo` and `make test` set everything up themselves on a fresh clone (Python 3.11, .venv, pinned packages).
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.ttbench-installed
+OUT ?= out
+JOBS ?= 2
+
+.PHONY: setup demo test test-fast system-deps bench clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) on PATH (pyenv install 3.11, or apt-get install python3.11)"; exit 2; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@$(MAKE) --no-print-directory system-deps
+	touch $@
+
+# Debian packages: graphviz's `dot` for graph views. Best effort: ttbench says how to get it when missing.
+system-deps:
+	@command -v dot >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  (apt-get install -y -q graphviz >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q graphviz >/dev/null 2>&1)) \
+	  || echo "note: graphviz not installed (graph views fall back to DOT text)"; }
+
+demo: setup
+	$(BIN)/ttbench bringup mobilenet_v2 --out $(OUT)/mobilenet_v2
+	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json)"
+
+test: setup
+	$(BIN)/python -m pytest -q -ra tests
+
+bench: setup
+	$(BIN)/python benchmarks/bench_capture.py
+	$(BIN)/python benchmarks/bench_tt.py
+
+clean:
+	rm -rf $(OUT) .pytest_cache

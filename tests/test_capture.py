@@ -1,0 +1,134 @@
+"""The spine: every frontend reaches stablehlo through the real torch-mlir, with the user's source lines."""
+import os
+import re
+import subprocess
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.mlir_text import parse_ops
+
+MLP_FILE = os.path.join(tb.models.ZOO_DIR, "mlp", "loader.py")
+FRONTENDS = ["export", "dynamo", "onnx"]
+
+
+def _located_in(stage, filename):
+    return [op for op in stage.ops if op.location and op.location.file.endswith(filename)]
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_mlp_reaches_stablehlo_with_source_lines(zoo_bringup, frontend):
+    b = zoo_bringup("mlp", frontend)
+    assert list(b.stages) == [("onnx" if frontend == "onnx" else "fx"), "torchfx", "stablehlo"]
+    for stage in b.stages.values():
+        assert stage.ok, stage.error
+        assert stage.ops, stage.name
+    for name in ("torchfx", "stablehlo"):
+        located = _located_in(b.stages[name], "loader.py")
+        assert located, f"{name}: no op located in the model's source"
+        assert {op.location.file for op in located} == {MLP_FILE}
+        # forward() of the MLP spans lines 14-16; every located op must land there.
+        assert {op.location.line for op in located} <= {14, 15, 16}
+    names = {op.name for op in b.stages["stablehlo"].ops}
+    assert "stablehlo.dot_general" in names or "stablehlo.dot" in names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_hf_bert_reaches_stablehlo_with_modeling_file_lines(zoo_bringup, frontend):
+    b = zoo_bringup("bert_tiny", frontend)
+    assert b.stages["stablehlo"].ok, b.stages["stablehlo"].error
+    located = _located_in(b.stages["stablehlo"], "modeling_bert.py")
+    assert len(located) > 20
+    assert isinstance(b.stages["torchfx"].ops[3].location, (tb.SourceLoc, type(None)))
+
+
+def _weight_shaped_constants(stage):
+    """Constants whose type is one of the MLP's weight matrices."""
+    weight_types = ("tensor<64x32xf32>", "tensor<64x64xf32>", "tensor<10x64xf32>", "[64,32],f32", "[64,64],f32")
+    return [op for op in stage.ops if ("constant" in op.name.lower() or "literal" in op.name)
+            and any(t in op.text for t in weight_types)]
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_params_inline_embeds_weights_args_does_not(zoo_bringup, frontend):
+    inline = zoo_bringup("mlp", frontend, "inline")
+    args = zoo_bringup("mlp", frontend, "args")
+    for name in ("torchfx", "stablehlo"):
+        assert _weight_shaped_constants(inline.stages[name]), f"{frontend}/{name}: inline shows no weight constants"
+        assert not _weight_shaped_constants(args.stages[name]), f"{frontend}/{name}: args still embeds weights"
+    roles = [a.role for a in args.arguments]
+    assert roles.count("parameter") == 6 and roles.count("input") == 1
+    assert [a.role for a in inline.arguments] == ["input"]
+    # the recorded order is the function's: the stablehlo signature has one argument per ArgInfo
+    sig = re.search(r"func\.func @main\((.*?)\) ->", args.stages["stablehlo"].text).group(1)
+    assert sig.count("%arg") == len(args.arguments)
+
+
+def test_weights_are_elided_in_text_but_present_in_full_ir(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "inline")
+    st = b.stages["stablehlo"]
+    full = st.full_text()
+    assert not re.search(r"[0-9A-Fa-f]{200}", st.text), "weight bytes printed in the readable text"
+    assert re.search(r"[0-9A-Fa-f]{200}", full) and len(full) > 5 * len(st.text)
+    assert len(parse_ops(full)) == len(st.ops)
+
+
+@pytest.mark.slow
+def test_resnet50_stablehlo_prints_small(zoo_bringup):
+    b = zoo_bringup("resnet50", "export", "args")
+    st = b.stages["stablehlo"]
+    assert st.ok, st.error
+    assert len(st.text.encode()) < 1_000_000
+    assert sum(1 for op in st.ops if op.name == "stablehlo.convolution") == 53
+
+
+@torch.library.custom_op("ttbench_test::mystery", mutates_args=())
+def _mystery(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@_mystery.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+class Unlowerable(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = torch.relu(self.fc(x))
+        return torch.ops.ttbench_test.mystery(y)  # torch-mlir has no lowering for this op
+
+
+def test_unlowerable_op_keeps_earlier_stages_and_names_the_stage():
+    b = tb.bringup(Unlowerable(), (torch.randn(2, 8),), tt=True)
+    assert b.stages["fx"].ok and b.stages["torchfx"].ok
+    assert any(op.name == "ttbench_test.mystery.default" for op in b.stages["fx"].ops)
+    st = b.stages["stablehlo"]
+    assert not st.ok and st.error.startswith("stablehlo:")
+    assert "ttbench_test.mystery" in st.error and "test_capture.py" in st.error
+    assert b.stages["ttir"].error == "skipped: stablehlo failed"
+    assert b.stages["ttnn"].error == "skipped: stablehlo failed"
+    with pytest.raises(RuntimeError, match="stablehlo"):
+        tb.bringup(Unlowerable(), (torch.randn(2, 8),), tt=False, strict=True)
+
+
+def test_inputs_that_do_not_fit_are_bad_input():
+    model, _ = tb.models.load("mlp")
+    with pytest.raises(tb.BadInput, match="do not fit"):
+        tb.bringup(model, (torch.randn(4, 7),), tt=False)
+    with pytest.raises(tb.BadInput, match="frontend"):
+        tb.bringup(model, (torch.randn(4, 32),), frontend="torchscript")
+
+
+def test_onnx_file_is_never_written_into_the_repo(zoo_bringup):
+    zoo_bringup("mlp", "onnx", "inline")
+    repo = os.path.dirname(tb.models.ZOO_DIR)
+    found = subprocess.run(["git", "ls-files", "--others", "--cached", "--exclude-standard", "--", "*.onnx"], cwd=repo,
+                           capture_output=True, text=True).stdout.split()
+    on_disk = [os.path.join(d, f) for d, _, fs in os.walk(repo) if ".venv" not in d for f in fs if f.endswith(".onnx")]
+    assert found == [] and on_disk == []

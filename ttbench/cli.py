@@ -1,0 +1,160 @@
+"""The `ttbench` command.
+
+    ttbench models
+    ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
+    ttbench doctor
+
+Exit codes: 0 every stage succeeded, 1 a stage failed (what exists is still written), 2 bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from .core import FRONTENDS, PARAMS_MODES, BadInput
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, instead of argparse's usage block
+        print(f"ttbench: error: {message} (see `ttbench {self.prog.split()[-1] if ' ' in self.prog else ''} --help`)",
+              file=sys.stderr)
+        sys.exit(2)
+
+
+class Progress:
+    """A progress line on stderr: which stage runs, and for how long the bringup has been going."""
+
+    def __init__(self, stages, stream=sys.stderr):
+        self.stages, self.stream, self.t0 = list(stages), stream, time.perf_counter()
+        self.tty = stream.isatty()
+
+    def __call__(self, stage):
+        i = self.stages.index(stage) + 1 if stage in self.stages else 0
+        line = f"[{i}/{len(self.stages)}] {stage:<10} {time.perf_counter() - self.t0:6.1f}s"
+        if self.tty:
+            self.stream.write("\r" + line)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def done(self):
+        if self.tty:
+            self.stream.write("\r" + " " * 40 + "\r")
+            self.stream.flush()
+
+
+def _parse_shape(text: str) -> tuple:
+    try:
+        shape = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        raise BadInput(f"--input-shape {text!r} is not a shape like 1x3x224x224") from None
+    if not shape or any(d <= 0 for d in shape):
+        raise BadInput(f"--input-shape {text!r} must have positive dimensions")
+    return shape
+
+
+def _resolve_model(target: str, frontend, input_shapes):
+    """NAME or PATH.onnx -> (model, inputs, frontend, display name)."""
+    import torch
+
+    from . import models
+
+    is_file = target.endswith(".onnx") or os.sep in target or os.path.exists(target)
+    if is_file:
+        if frontend not in (None, "onnx"):
+            raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")
+        model, inputs, frontend = os.path.abspath(target), (), "onnx"
+        if input_shapes:
+            inputs = tuple(torch.randn(s) for s in input_shapes)
+        return model, inputs, frontend, os.path.basename(target)
+    model, inputs = models.load(target)
+    if input_shapes:
+        if len(input_shapes) != len(inputs):
+            raise BadInput(f"{target} takes {len(inputs)} input(s), --input-shape gave {len(input_shapes)}")
+        gen = torch.Generator().manual_seed(0)
+        inputs = tuple(torch.randn(s, generator=gen).to(x.dtype) if x.dtype.is_floating_point
+                       else torch.randint(0, 2, s, generator=gen).to(x.dtype) for s, x in zip(input_shapes, inputs))
+    return model, inputs, frontend or "export", target
+
+
+def cmd_bringup(args) -> int:
+    from .core import FRONTEND_STAGES
+    from .pipeline import bringup
+
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise BadInput(f"--out {args.out} exists and is not a folder")
+    shapes = [_parse_shape(s) for s in args.input_shape or ()]
+    model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes)
+    progress = Progress(FRONTEND_STAGES[frontend])
+    b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
+                tt_timeout=args.tt_timeout, name=name, progress=progress)
+    progress.done()
+    print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
+    print(b.table())
+    tt = b.stages.get("ttnn")
+    if tt is not None and tt.meta.get("target"):
+        extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
+        print(f"tt: {tt.meta['target']}{extra}")
+    if args.out:
+        path = b.export(args.out)
+        print(f"wrote {path}")
+    return 0 if b.ok else 1
+
+
+def cmd_models(args) -> int:
+    from . import models
+
+    names = models.names()
+    width = max(map(len, names), default=0)
+    for n in names:
+        print(f"{n.ljust(width)}  {models.describe(n)}")
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    from .doctor import report
+
+    text, ok = report()
+    print(text)
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ttbench", description="Every compiler stage of one model, side by side.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("bringup", help="bring a zoo model or an ONNX file up through every stage")
+    p.add_argument("model", help="zoo model name (see `ttbench models`) or path to a .onnx file")
+    p.add_argument("--frontend", choices=FRONTENDS, default=None, help="default: export (onnx for .onnx files)")
+    p.add_argument("--params", choices=PARAMS_MODES, default="args",
+                   help="weights as function arguments (args) or embedded constants (inline)")
+    p.add_argument("--out", help="write the stages, manifest.json and weights to this folder (atomically)")
+    p.add_argument("--input-shape", action="append", metavar="AxBxC",
+                   help="random example input of this shape instead of the model's own (repeat per input)")
+    p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
+    p.add_argument("--tt-timeout", type=float, default=None, help="seconds for the Tenstorrent compile (default 900)")
+    p.set_defaults(func=cmd_bringup)
+    sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
+    sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "tt_timeout", 0) is None:
+        from .tt_plugin import DEFAULT_TIMEOUT_S
+
+        args.tt_timeout = DEFAULT_TIMEOUT_S
+    try:
+        return args.func(args)
+    except BadInput as exc:
+        print(f"ttbench: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ttbench: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
