@@ -61,14 +61,16 @@ def _resolve_model(target: str, frontend, input_shapes):
 
     from . import models
 
+    from .stages.fx import check_inputs
+    from .stages.onnx import load_onnx
+
     is_file = target.endswith(".onnx") or os.sep in target or os.path.exists(target)
     if is_file:
         if frontend not in (None, "onnx"):
             raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")
-        model, inputs, frontend = os.path.abspath(target), (), "onnx"
-        if input_shapes:
-            inputs = tuple(torch.randn(s) for s in input_shapes)
-        return model, inputs, frontend, os.path.basename(target)
+        inputs = tuple(torch.randn(s) for s in input_shapes)
+        proto, inputs = load_onnx(os.path.abspath(target), inputs)  # validates before any progress is shown
+        return proto, inputs, "onnx", os.path.basename(target)
     model, inputs = models.load(target)
     if input_shapes:
         if len(input_shapes) != len(inputs):
@@ -76,6 +78,7 @@ def _resolve_model(target: str, frontend, input_shapes):
         gen = torch.Generator().manual_seed(0)
         inputs = tuple(torch.randn(s, generator=gen).to(x.dtype) if x.dtype.is_floating_point
                        else torch.randint(0, 2, s, generator=gen).to(x.dtype) for s, x in zip(input_shapes, inputs))
+    check_inputs(model, inputs)
     return model, inputs, frontend or "export", target
 
 

@@ -1,0 +1,97 @@
+"""TTIR and TTNN from the real Tenstorrent compiler plugin, compile-only on this machine (no chip)."""
+import os
+import re
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench import optional, tt_plugin
+
+pytestmark = pytest.mark.skipif(not optional.tt_plugin().available, reason=optional.TT_HINT)
+
+
+def _assert_tt_stages(b, model_file):
+    for name in ("ttir", "ttnn"):
+        st = b.stages[name]
+        assert st.ok, st.error
+        assert st.meta["target"] in (tt_plugin.TARGET_COMPILE_ONLY, tt_plugin.TARGET_DEVICE)
+        located = [op for op in st.ops if op.location and op.location.file.endswith(model_file)]
+        assert located, f"{name}: no op mapped back to {model_file}"
+    assert any(op.name.startswith("ttir.") for op in b.stages["ttir"].ops)
+    assert any(op.name == "ttnn.matmul" or op.name == "ttnn.linear" or op.name == "ttnn.conv2d"
+               for op in b.stages["ttnn"].ops)
+    assert b.stages["ttnn"].meta["flatbuffer_bytes"] > 10_000
+    handed = b.stages["ttir"].artifacts["ttir.input.stablehlo.mlir"]
+    assert "arith.constant" not in handed and "loc(" in handed
+
+
+@pytest.mark.parametrize("params", ["args", "inline"])
+def test_mlp_ttir_ttnn(zoo_bringup, params):
+    b = zoo_bringup("mlp", "export", params, tt=True)
+    _assert_tt_stages(b, "loader.py")
+
+
+def test_mlp_onnx_ttir_ttnn(zoo_bringup):
+    _assert_tt_stages(zoo_bringup("mlp", "onnx", "inline", tt=True), "loader.py")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("params", ["args", "inline"])
+def test_mobilenet_v2_ttir_ttnn(zoo_bringup, params):
+    b = zoo_bringup("mobilenet_v2", "export", params, tt=True)
+    _assert_tt_stages(b, "modeling_mobilenet_v2.py")
+    assert sum(op.name == "ttir.conv2d" for op in b.stages["ttir"].ops) == 52
+
+
+@pytest.mark.slow
+def test_mobilenet_v2_onnx_ttir_ttnn(zoo_bringup):
+    _assert_tt_stages(zoo_bringup("mobilenet_v2", "onnx", "args", tt=True), "modeling_mobilenet_v2.py")
+
+
+def test_args_mode_marks_weights_as_parameters_and_const_eval_hoists(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    ttir_sig = re.search(r"func\.func @main\((.*?)\) ->", b.stages["ttir"].full_text(), re.S).group(1)
+    assert ttir_sig.count("#ttcore.argument_type<parameter>") == 6
+    assert ttir_sig.count("#ttcore.argument_type<input>") == 1
+    assert b.stages["ttnn"].meta["const_eval_ops"] > 0
+    assert any("const_eval" in (op.attrs.get("func") or "") for op in b.stages["ttnn"].ops)
+
+
+def test_descriptor_is_cached(zoo_bringup):
+    zoo_bringup("mlp", "export", "args", tt=True)
+    if optional.tt_device_count() == 0:
+        path = tt_plugin.system_descriptor()
+        assert os.path.getsize(path) > 100 and path.startswith(tt_plugin.cache_dir())
+
+
+def test_compiler_timeout_keeps_earlier_stages_in_this_process():
+    model, inputs = tb.models.load("mlp")
+    b = tb.bringup(model, inputs, tt_timeout=0.5)
+    assert [b.stages[n].ok for n in ("fx", "torchfx", "stablehlo")] == [True, True, True]
+    assert not b.stages["ttir"].ok and "timed out after 0.5 s" in b.stages["ttir"].error
+    assert b.stages["ttnn"].error == "skipped: ttir failed"
+    assert torch.relu(torch.ones(1)).item() == 1.0  # the process (a notebook kernel) is alive and well
+
+
+def test_compiler_failure_reports_the_compiler_message(tmp_path):
+    """A module the plugin rejects: the child dies, the parent gets the compiler's own words."""
+    bad = tmp_path / "w"
+    bad.mkdir()
+    result = tt_plugin.compile_stablehlo("module { func.func @main() { not_an_op } }", str(bad), timeout=300)
+    assert not result.ok and result.error.startswith("compiler ")
+    assert "(no output)" not in result.error
+
+
+def test_without_plugin_tt_stages_say_how_to_install(monkeypatch):
+    monkeypatch.setenv("TTBENCH_DISABLE_TT", "1")
+    optional.tt_plugin.cache_clear()
+    try:
+        model, inputs = tb.models.load("mlp")
+        b = tb.bringup(model, inputs)
+    finally:
+        monkeypatch.delenv("TTBENCH_DISABLE_TT")
+        optional.tt_plugin.cache_clear()
+    assert b.stages["stablehlo"].ok
+    assert "pip install jax-tt-plugin" in b.stages["ttir"].error
+    assert b.stages["ttnn"].error == "skipped: ttir failed"
