@@ -20,6 +20,7 @@ from . import optional
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tt_worker.py")
 TARGET_COMPILE_ONLY = "compiled for Blackhole P150, compile-only: no device"
 TARGET_DEVICE = "compiled for the Tenstorrent device found on this machine"
 
@@ -67,10 +68,11 @@ class ChildResult:
 
 
 def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
-    """Run `python -m ttbench.tt_worker ARGS` in its own process group; kill it whole on timeout."""
+    """Run tt_worker.py ARGS in its own process group; kill it whole on timeout. The worker runs as a plain
+    script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile(mode="w+") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "ttbench.tt_worker", *args], stdout=log,
+        proc = subprocess.Popen([sys.executable, WORKER, *args], stdout=log,
                                 stderr=subprocess.STDOUT, env=_child_env(env), start_new_session=True)
         timed_out = False
         try:
