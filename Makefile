@@ -30,7 +30,7 @@ demo: setup
 	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json)"
 
 test: setup
-	$(BIN)/python -m pytest -q -ra tests
+	$(BIN)/python -m pytest -q -ra tests --nbval-lax notebooks
 
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py

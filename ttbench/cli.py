@@ -99,6 +99,8 @@ def cmd_bringup(args) -> int:
     tt = b.stages.get("ttnn")
     if tt is not None and tt.meta.get("target"):
         extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
+        if "const_eval_ops" in tt.meta:
+            extra += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
         print(f"tt: {tt.meta['target']}{extra}")
     if args.out:
         path = b.export(args.out)
