@@ -68,7 +68,7 @@ class Stage:
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)  # stage-specific facts, JSON-serialisable
     module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
-    artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or path to copy
+    artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
 
     def full_text(self) -> str:

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import re
 import shutil
 import tempfile
 
 from .core import MLIR_STAGES
-from .mlir_text import split_resources
+from .mlir_text import BIG_HEX_RE, split_resources
 from .optional import versions
 
 MANIFEST = "manifest.json"
-_BIG_HEX_RE = re.compile(r'dense<"0x([0-9A-Fa-f]{65,})">')
 _RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): ("0x[0-9A-Fa-f]*")', re.M)
 
 
@@ -33,7 +33,7 @@ def externalize_weights(text: str):
         entries.append((key, f'"0x08000000{m.group(1)}"'))  # blob header: 8-byte alignment, then the raw bytes
         return f"dense_resource<{key}>"
 
-    ir = _BIG_HEX_RE.sub(to_resource, ir)
+    ir = BIG_HEX_RE.sub(to_resource, ir)
     if not entries:
         return ir, ""
     body = ",\n".join(f"      {k}: {v}" for k, v in entries)
@@ -83,7 +83,7 @@ def write_bringup(b, directory: str) -> str:
                 _write(os.path.join(tmp, stage_file(name)), stage.text)
             for fname, content in stage.artifacts.items():
                 target = os.path.join(tmp, fname)
-                if isinstance(content, str) and os.path.isfile(content) and not content.lstrip().startswith(("module", "#")):
+                if isinstance(content, pathlib.Path):
                     shutil.copyfile(content, target)
                 else:
                     _write(target, content)

@@ -19,7 +19,7 @@ STRUCTURAL_OPS = frozenset({
 _OP_RE = re.compile(r'^\s*(?:%[^=]*?=\s*)?"?([a-z_][\w]*\.[\w.$]+)"?(?=[\s(<{]|$)')
 _FUNC_RE = re.compile(r"^\s*func\.func (?:private |public )?@([\w$.-]+)")
 _RESOURCES_RE = re.compile(r"\n\{-#\s*dialect_resources:.*?#-\}\s*$", re.S)
-_BIG_HEX_RE = re.compile(r'dense<"0x[0-9A-Fa-f]{65,}">')
+BIG_HEX_RE = re.compile(r'dense<"0x([0-9A-Fa-f]{65,})">')  # a weight payload printed inline
 _BIG_BLOB_RE = re.compile(r'(\w+: )"0x[0-9A-Fa-f]{65,}"')
 _BIG_LIST_RE = re.compile(r"dense<\[[^<>]{200,}?\]>")
 
@@ -66,7 +66,7 @@ def parse_ops(text: str) -> list:
 
 def elide_weights(text: str) -> str:
     """Replace weight payloads (hex blobs, long literal lists, resource blobs) by a short marker."""
-    text = _BIG_HEX_RE.sub("dense_resource<__elided__>", text)
+    text = BIG_HEX_RE.sub("dense_resource<__elided__>", text)
     text = _BIG_LIST_RE.sub("dense_resource<__elided__>", text)
     return _BIG_BLOB_RE.sub(r'\1"0x__elided__"', text)
 

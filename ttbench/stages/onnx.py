@@ -5,7 +5,6 @@ which is how ONNX models usually arrive.
 """
 from __future__ import annotations
 
-import io
 import os
 import time
 from dataclasses import dataclass, field

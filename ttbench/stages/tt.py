@@ -3,6 +3,7 @@ StableHLO that ttbench shows. One compile yields both; it runs in a child proces
 from __future__ import annotations
 
 import os
+import pathlib
 import re
 import shutil
 import tempfile
@@ -85,7 +86,7 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
                 shutil.move(fb, keep)
                 ttnn.meta["flatbuffer_path"] = keep
                 ttnn.meta["flatbuffer_bytes"] = os.path.getsize(keep)
-                ttnn.artifacts["ttnn.flatbuffer.ttnn"] = keep
+                ttnn.artifacts["ttnn.flatbuffer.ttnn"] = pathlib.Path(keep)
             const_eval = [op for op in ttnn.ops if "const_eval" in (op.attrs.get("func") or "")]
             ttnn.meta["const_eval_functions"] = len({op.attrs["func"] for op in const_eval})
             ttnn.meta["const_eval_ops"] = len(const_eval)
