@@ -14,12 +14,12 @@ import sys
 import time
 
 from .core import FRONTENDS, PARAMS_MODES, BadInput
+from .tt_plugin import DEFAULT_TIMEOUT_S
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, instead of argparse's usage block
-        print(f"ttbench: error: {message} (see `ttbench {self.prog.split()[-1] if ' ' in self.prog else ''} --help`)",
-              file=sys.stderr)
+        print(f"ttbench: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         sys.exit(2)
 
 
@@ -138,7 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input-shape", action="append", metavar="AxBxC",
                    help="random example input of this shape instead of the model's own (repeat per input)")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
-    p.add_argument("--tt-timeout", type=float, default=None, help="seconds for the Tenstorrent compile (default 900)")
+    p.add_argument("--tt-timeout", type=float, default=DEFAULT_TIMEOUT_S,
+                   help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
     p.set_defaults(func=cmd_bringup)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
@@ -147,10 +148,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "tt_timeout", 0) is None:
-        from .tt_plugin import DEFAULT_TIMEOUT_S
-
-        args.tt_timeout = DEFAULT_TIMEOUT_S
     try:
         return args.func(args)
     except BadInput as exc:
