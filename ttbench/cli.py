@@ -92,10 +92,12 @@ def cmd_bringup(args) -> int:
     model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes)
     progress = Progress(FRONTEND_STAGES[frontend])
     b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
-                tt_timeout=args.tt_timeout, name=name, progress=progress)
+                tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize)
     progress.done()
     print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
     print(b.table())
+    counts = ", ".join(f"{k} {v}" for k, v in b.findings.counts().items())
+    print(f"\nfindings: {counts}\n{b.findings.summary()}")
     tt = b.stages.get("ttnn")
     if tt is not None and tt.meta.get("target"):
         extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
@@ -137,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the stages, manifest.json and weights to this folder (atomically)")
     p.add_argument("--input-shape", action="append", metavar="AxBxC",
                    help="random example input of this shape instead of the model's own (repeat per input)")
+    p.add_argument("--functionalize", action="store_true",
+                   help="dynamo frontend: rewrite in-place ops out of place before the import")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=float, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")

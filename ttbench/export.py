@@ -18,6 +18,7 @@ from .mlir_text import BIG_HEX_RE, split_resources
 from .optional import versions
 
 MANIFEST = "manifest.json"
+FINDINGS = "findings.json"
 _RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): ("0x[0-9A-Fa-f]*")', re.M)
 
 
@@ -92,6 +93,7 @@ def write_bringup(b, directory: str) -> str:
             from safetensors.torch import save_file
 
             save_file({k: v.detach().contiguous() for k, v in weights.items()}, os.path.join(tmp, "weights.safetensors"))
+        _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
         _replace_dir(tmp, directory)
     except BaseException:

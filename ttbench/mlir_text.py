@@ -35,6 +35,23 @@ def loc_body_at_end(line: str):
     return stripped[start + 5:-1]
 
 
+def parse_op_name(line: str):
+    """The op a printed line defines ("stablehlo.add", "onnx.Conv" for ONNX's torch.operator), or None for
+    lines that are not ops of a stage (aliases, functions, structure, terminators)."""
+    if line.startswith("#"):
+        return None
+    m = _OP_RE.match(line)
+    if not m:
+        return None
+    name = m.group(1)
+    if name == "torch.operator":  # ONNX ops before conversion: name them after the ONNX op
+        om = re.search(r'torch\.operator "([^"]+)"', line)
+        name = om.group(1) if om else name
+    if name in STRUCTURAL_OPS or name.endswith((".return", ".yield")):
+        return None
+    return name
+
+
 def parse_ops(text: str) -> list:
     """Ops of a printed module in printed order, each with its user source location (None if not known)."""
     body = _RESOURCES_RE.sub("", text)
@@ -42,20 +59,12 @@ def parse_ops(text: str) -> list:
     ops = []
     func = None
     for line in body.splitlines():
-        if line.startswith("#"):
-            continue
         fm = _FUNC_RE.match(line)
         if fm:
             func = fm.group(1)
             continue
-        m = _OP_RE.match(line)
-        if not m:
-            continue
-        name = m.group(1)
-        if name == "torch.operator":  # ONNX ops before conversion: name them after the ONNX op
-            om = re.search(r'torch\.operator "([^"]+)"', line)
-            name = om.group(1) if om else name
-        if name in STRUCTURAL_OPS or name.endswith((".return", ".yield")):
+        name = parse_op_name(line)
+        if name is None:
             continue
         loc_body = loc_body_at_end(line)
         chain = table.frames(loc_body) if loc_body is not None else ()

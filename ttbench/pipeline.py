@@ -29,6 +29,8 @@ class Bringup:
     example_inputs: tuple = ()
     model: object = None  # what was brought up (nn.Module, path or ModelProto)
     seconds: float = 0.0
+    weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
+    _findings: object = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -41,6 +43,15 @@ class Bringup:
     def weights(self) -> dict:
         """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR)."""
         return {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role != "input"}
+
+    @property
+    def findings(self):
+        """In-place ops, inlined constants, lost locations and verifier failures, per stage (computed once)."""
+        if self._findings is None:
+            from .analysis import analyze
+
+            self._findings = analyze(self)
+        return self._findings
 
     def export(self, directory: str) -> str:
         from .export import write_bringup
@@ -73,8 +84,11 @@ def _model_name(model) -> str:
 
 def bringup(model, example_inputs=(), frontend: str = "export", params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
-            progress=None) -> Bringup:
+            progress=None, functionalize: bool = False) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
+
+    functionalize=True (dynamo frontend) rewrites in-place ops out of place before the import, which is what
+    torch.export does by itself; without it the dynamo flow hands in-place aten ops to torch-mlir as they are.
 
     A failing stage never raises (unless strict=True): the stages before it stay, later ones are skipped.
     Bad input (wrong types, inputs that do not fit the model, unreadable ONNX) raises BadInput.
@@ -126,10 +140,13 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
             return stage, cap
         cap = run(first, capture)
     else:
-        cap = run(first, lambda: (fx.capture_export if frontend == "export" else fx.capture_dynamo)(
-            model, example_inputs, params))
+        if frontend == "export":
+            cap = run(first, lambda: fx.capture_export(model, example_inputs, params))
+        else:
+            cap = run(first, lambda: fx.capture_dynamo(model, example_inputs, params, functionalize=functionalize))
     if cap is not None:
         result.arguments, result.argument_values = cap.arguments, cap.values
+        result.weight_tensors = cap.weights
     importer = torchfx.import_onnx if frontend == "onnx" else torchfx.import_fx
     torch_module = run("torchfx", lambda: importer(cap))
     run("stablehlo", lambda: stablehlo.lower(torch_module, onnx=frontend == "onnx"))

@@ -72,8 +72,11 @@ def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile(mode="w+") as log:
-        proc = subprocess.Popen([sys.executable, WORKER, *args], stdout=log,
-                                stderr=subprocess.STDOUT, env=_child_env(env), start_new_session=True)
+        # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
+        proc = subprocess.Popen([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a
+                                                           for a in args]],
+                                stdout=log, stderr=subprocess.STDOUT, env=_child_env(env), start_new_session=True,
+                                cwd=cache_dir())
         timed_out = False
         try:
             proc.wait(timeout=timeout)

@@ -26,6 +26,7 @@ class FxCapture:
     values: list  # the tensors for those placeholders (weights and example inputs)
     shown: torch.fx.GraphModule  # the graph the stage shows (dynamo: the torch-level graph)
     notes: dict = field(default_factory=dict)
+    weights: dict = field(default_factory=dict)  # every parameter/buffer/lifted constant: name -> (role, tensor)
 
 
 def _dtype_name(dtype) -> str:
@@ -34,6 +35,12 @@ def _dtype_name(dtype) -> str:
 
 def _arg_info(name: str, role: str, value) -> ArgInfo:
     return ArgInfo(name=name, role=role, shape=tuple(value.shape), dtype=_dtype_name(value.dtype))
+
+
+def constant_record(name: str, role: str, value: torch.Tensor) -> dict:
+    """A tensor embedded in the graph, as the constant-budget analysis reads it (JSON-serialisable)."""
+    return {"name": name, "role": role, "shape": list(value.shape), "dtype": _dtype_name(value.dtype),
+            "nbytes": value.numel() * value.element_size()}
 
 
 def node_op_name(node: torch.fx.Node) -> str:
@@ -126,15 +133,18 @@ def capture_export(model, inputs: tuple, params: str):
     gm = program.graph_module
     state = {**program.state_dict, **program.constants}
     user_inputs = iter(inputs)
-    arguments, values, to_inline = [], [], {}
+    arguments, values, to_inline, weights, constants = [], [], {}, {}, []
     role_of = {"PARAMETER": "parameter", "BUFFER": "buffer", "CONSTANT_TENSOR": "constant", "USER_INPUT": "input"}
     for spec in program.graph_signature.input_specs:
         role = role_of.get(spec.kind.name)
         if role is None:
             raise BadInput(f"unsupported exported input kind {spec.kind.name} ({spec.arg.name})")
         value = next(user_inputs) if role == "input" else state[spec.target]
+        if role != "input":
+            weights[spec.target] = (role, value)
         if role == "constant" or (params == "inline" and role != "input"):
             to_inline[spec.arg.name] = value
+            constants.append(constant_record(spec.target, role, value))
             continue
         arguments.append(_arg_info(spec.target or spec.arg.name, role, value))
         values.append(value)
@@ -143,12 +153,12 @@ def capture_export(model, inputs: tuple, params: str):
     stage.text = _graph_text(gm, arguments, "torch.export ExportedProgram (run_decompositions: torch-mlir table)") \
         + "\n# graph signature\n" + "\n".join("# " + l for l in str(program.graph_signature).splitlines()) + "\n"
     stage.ops = fx_ops(gm)
-    stage.meta = {"inlined": sorted(to_inline), "signature": [
+    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "signature": [
         {"placeholder": s.arg.name, "kind": s.kind.name, "target": s.target} for s in program.graph_signature.input_specs]}
-    return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm)
+    return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm, weights=weights)
 
 
-def capture_dynamo(model, inputs: tuple, params: str):
+def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = False):
     check_inputs(model, inputs)
     import torch._dynamo
     from torch.fx import traceback as fx_traceback
@@ -190,25 +200,35 @@ def capture_dynamo(model, inputs: tuple, params: str):
     def run_graph(*args):
         return torch.fx.Interpreter(gm).run(*args)
 
+    # functionalize=True is the fix for in-place ops: mutations become out-of-place ops before torch-mlir sees them.
+    traced = torch.func.functionalize(run_graph, remove="mutations") if functionalize else run_graph
     # preserve_node_meta copies each dynamo node's stack_trace onto the aten nodes make_fx records; without it
     # every aten node loses its source line.
     with torch.no_grad(), fx_traceback.preserve_node_meta():
-        aten_gm = make_fx(run_graph, decomposition_table=get_decomposition_table(), tracing_mode="fake")(
+        aten_gm = make_fx(traced, decomposition_table=get_decomposition_table(), tracing_mode="fake")(
             *[v.detach() for *_, v in roles])
     aten_placeholders = [n for n in aten_gm.graph.nodes if n.op == "placeholder"]
-    arguments, values, to_inline = [], [], {}
+    arguments, values, to_inline, constants = [], [], {}, []
+    weights = {name: (role, value) for _, name, role, value in roles if role != "input"}
     for ph, (_, name, role, value) in zip(aten_placeholders, roles):
         if params == "inline" and role != "input":
             to_inline[ph.name] = value
+            constants.append(constant_record(name, role, value))
             continue
         arguments.append(_arg_info(name, role, value))
         values.append(value)
+    for node in aten_gm.graph.nodes:  # tensors make_fx captured as attributes (e.g. the 0 in `y[:, 0] = 0`)
+        value = getattr(aten_gm, node.target, None) if node.op == "get_attr" else None
+        if isinstance(value, torch.Tensor):
+            weights[node.target] = ("constant", value)
+            constants.append(constant_record(node.target, "constant", value))
     to_import = inline_placeholders(aten_gm, to_inline) if to_inline else aten_gm
     stage = Stage(name="fx", ok=True, module=gm, seconds=time.perf_counter() - t0)
     stage.text = _graph_text(gm, [_arg_info(n, r, v) for _, n, r, v in roles],
                              "torch.compile (dynamo) graph, as handed to the backend") \
         + "\n# aten graph after make_fx (what torch-mlir imports)\n" + _graph_text(aten_gm, arguments, "make_fx")
     stage.ops = fx_ops(gm)
-    stage.meta = {"inlined": sorted(to_inline), "aten_ops": len(fx_ops(aten_gm))}
+    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "aten_ops": len(fx_ops(aten_gm)),
+                  "functionalized": functionalize}
     return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm,
-                            notes={"aten_graph": aten_gm})
+                            notes={"aten_graph": aten_gm}, weights=weights)

@@ -19,11 +19,21 @@ def full_text(module) -> str:
     return module.operation.get_asm(enable_debug_info=True)
 
 
+def verifier_error(module):
+    """The MLIR verifier's complaint about `module`, or None. Importers do not verify what they build: an FX graph
+    with in-place ops imports into IR that only fails later, somewhere else, unless it is checked here."""
+    try:
+        module.operation.verify()
+        return None
+    except Exception as exc:  # torch_mlir.ir.MLIRError carries the diagnostics in its message
+        return str(exc).strip() or type(exc).__name__
+
+
 def mlir_stage(name: str, module, seconds: float, meta=None) -> Stage:
     """A Stage over a module that stays alive (and unchanged: later stages work on clones)."""
     text = readable_text(module)
-    stage = Stage(name=name, ok=True, text=text, ops=parse_ops(text), seconds=seconds, meta=dict(meta or {}),
-                  module=module)
+    meta = {**(meta or {}), "verifier": verifier_error(module)}
+    stage = Stage(name=name, ok=True, text=text, ops=parse_ops(text), seconds=seconds, meta=meta, module=module)
     stage._full_text = lambda: full_text(module)
     return stage
 

@@ -25,6 +25,7 @@ class OnnxCapture:
     arguments: list  # list[ArgInfo], graph inputs in order
     values: list  # tensors for those inputs
     node_frames: dict = field(default_factory=dict)  # node name -> source frames, innermost first
+    weights: dict = field(default_factory=dict)  # floating-point initializers: name -> ("parameter", tensor)
 
 
 def load_onnx(model, inputs: tuple):
@@ -100,6 +101,7 @@ def capture_onnx(model, inputs: tuple, params: str):
     arguments = [ArgInfo(i.name, "input", tuple(x.shape), str(x.dtype).replace("torch.", ""))
                  for i, x in zip(graph_inputs, inputs)]
     values = list(inputs)
+    weights = {i.name: ("parameter", _tensor_of(i)) for i in proto.graph.initializer if i.data_type in WEIGHT_TYPES}
     to_import = proto
     if params == "args":
         to_import = onnx.ModelProto()
@@ -112,7 +114,7 @@ def capture_onnx(model, inputs: tuple, params: str):
         to_import.graph.initializer.extend(keep)
         for init in inits:
             to_import.graph.input.append(onnx.helper.make_tensor_value_info(init.name, init.data_type, init.dims))
-            value = _tensor_of(init)
+            value = weights[init.name][1]
             arguments.append(ArgInfo(init.name, "parameter", tuple(value.shape), str(value.dtype).replace("torch.", "")))
             values.append(value)
     node_frames = {}
@@ -126,9 +128,33 @@ def capture_onnx(model, inputs: tuple, params: str):
     stage = Stage(name="onnx", ok=True, module=proto, ops=ops, seconds=time.perf_counter() - t0)
     stage.text = onnx_text(proto, ops)
     stage.meta = {"opset": [f"{o.domain or 'ai.onnx'}:{o.version}" for o in proto.opset_import],
-                  "initializers": len(proto.graph.initializer), "producer": proto.producer_name}
+                  "initializers": len(proto.graph.initializer), "producer": proto.producer_name,
+                  "constants": embedded_constants(to_import, weights)}
     stage._full_text = lambda: stage.text  # the model itself is the full artifact; exported as model.onnx
-    return stage, OnnxCapture(model=to_import, arguments=arguments, values=values, node_frames=node_frames), inputs
+    return stage, OnnxCapture(model=to_import, arguments=arguments, values=values, node_frames=node_frames,
+                              weights=weights), inputs
+
+
+def embedded_constants(model, weights: dict) -> list:
+    """Tensors inside the graph handed on: initializers and `Constant` nodes (constant-budget records)."""
+    from onnx import numpy_helper
+
+    from .fx import constant_record
+
+    out = []
+    for init in model.graph.initializer:
+        if init.name in weights:
+            out.append(constant_record(init.name, "parameter", weights[init.name][1]))
+        else:
+            out.append(constant_record(init.name, "constant", _tensor_of(init)))
+    for node in model.graph.node:
+        if node.op_type != "Constant":
+            continue
+        for attr in node.attribute:
+            if attr.name == "value" and attr.HasField("t"):
+                value = torch.from_numpy(np.array(numpy_helper.to_array(attr.t)))
+                out.append(constant_record(node.output[0], "constant", value))
+    return out
 
 
 def onnx_text(proto, ops) -> str:

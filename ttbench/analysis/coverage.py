@@ -1,0 +1,66 @@
+"""Location coverage: which ops still point at the user's source, and where source lines drop out.
+
+Counted per stage: ops with a user source location / ops that should have one (see op_kinds for what is left
+out). A source line with ops at one stage and none at the next is a finding: either its ops were folded away or
+the step lost their locations; the message says which is likelier.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .findings import Finding
+from .op_kinds import needs_location
+
+
+def coverage(stage) -> dict:
+    locatable = [op for op in stage.ops if needs_location(op.name)]
+    located = [op for op in locatable if op.location is not None]
+    return {"located": len(located), "locatable": len(locatable),
+            "coverage": len(located) / len(locatable) if locatable else None}
+
+
+def _fx_trace_setting() -> str:
+    import torch.fx.config
+
+    if getattr(torch.fx.config, "do_not_emit_stack_traces", False):
+        return " torch.fx.config.do_not_emit_stack_traces is True: FX tracing records no stack traces."
+    return ""
+
+
+def analyze_coverage(bringup):
+    """-> (findings, {stage: {"located", "locatable", "coverage", "lines_lost"}})."""
+    findings, columns = [], {}
+    previous = None
+    for stage in bringup.stages.values():
+        if not stage.ok:
+            previous = None
+            continue
+        columns[stage.name] = {**coverage(stage), "lines_lost": 0}
+        unlocated = [op for op in stage.ops if needs_location(op.name) and op.location is None]
+        if unlocated and not any(op.location for op in stage.ops):
+            hint = _fx_trace_setting() if stage.name in ("fx", "torchfx") else ""
+            findings.append(Finding(kind="location_lost", stage=stage.name, op=None, location=None,
+                                    message=f"no op of {stage.name} has a source location ({len(unlocated)} ops)."
+                                            + hint, details={"unlocated": len(unlocated)}))
+        else:
+            for name, count in sorted(Counter(op.name for op in unlocated).items()):
+                first = next(op for op in unlocated if op.name == name)
+                findings.append(Finding(kind="location_lost", stage=stage.name, op=name, location=None,
+                                        message=f"{count} {name} op(s) without a source location",
+                                        details={"count": count, "index": first.index}))
+        if previous is not None and stage.ops:
+            here = {op.location for op in stage.ops if op.location}
+            before = Counter(op.location for op in previous.ops if op.location and needs_location(op.name))
+            lost = [loc for loc in before if loc not in here]
+            columns[stage.name]["lines_lost"] = len(lost)
+            why = (f"{stage.name} has {len(unlocated)} op(s) without a location: the step may have dropped it"
+                   if unlocated else f"every {stage.name} op has a location: the ops were folded away")
+            for loc in lost:
+                names = sorted({op.name for op in previous.ops if op.location == loc and needs_location(op.name)})
+                findings.append(Finding(
+                    kind="location_lost", stage=stage.name, op=None, location=loc,
+                    message=f"{loc.short} has {before[loc]} op(s) in {previous.name} ({', '.join(names[:3])}"
+                            f"{', ...' if len(names) > 3 else ''}) and none in {stage.name}; {why}",
+                    details={"previous_stage": previous.name, "previous_ops": names}))
+        previous = stage
+    return findings, columns

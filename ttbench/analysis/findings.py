@@ -1,0 +1,144 @@
+"""The findings record and its per-stage summary. Analyses (inplace, constants, coverage, verifier) produce them;
+nothing here renders IR or knows how a finding was found."""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+from ..core import SourceLoc
+
+KINDS = ("inplace", "constant", "location_lost", "verifier")
+
+
+@dataclass
+class Finding:
+    kind: str  # one of KINDS
+    stage: str
+    op: Optional[str]  # op name ("aten.relu_.default", "stablehlo.constant"), None for a whole-stage finding
+    location: Optional[SourceLoc]  # the user's source line, when known
+    message: str
+    nbytes: Optional[int] = None  # constants: bytes the device ends up holding
+    details: dict = field(default_factory=dict)  # JSON-serialisable specifics (op index, lineage, shape, ...)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["location"] = str(self.location) if self.location else None
+        return d
+
+    def __str__(self) -> str:
+        where = f" at {self.location.short}" if self.location else ""
+        return f"[{self.kind}] {self.stage}{where}: {self.message}"
+
+
+# Summary columns, in display order, with what each means (also the table legend).
+SUMMARY_COLUMNS = {
+    "stage": "pipeline stage",
+    "status": "ok / failed / skipped",
+    "ops": "ops in the stage",
+    "inplace": "in-place ops (mutate an input)",
+    "verifier": "MLIR verifier result",
+    "constants": "tensor constants embedded in the IR",
+    "constant_bytes": "their size on the device (elements x item size)",
+    "embedded_bytes": "bytes actually written in the IR (a splat embeds one element)",
+    "largest_constant": "bytes of the largest constant",
+    "weights_inlined": "share of the model's parameter+buffer bytes embedded as constants",
+    "weights_inlined_bytes": "those bytes",
+    "non_weight_constants": "constants that are not weights, at or above min_bytes",
+    "located": "ops with a user source location",
+    "locatable": "ops that should have one (constants and bookkeeping ops excluded)",
+    "coverage": "located / locatable",
+    "lines_lost": "source lines with ops in the previous stage and none here",
+}
+
+
+class FindingsSummary:
+    """Per-stage numbers (rows follow pipeline order)."""
+
+    def __init__(self, rows: list, min_bytes: int):
+        self.rows = rows
+        self.min_bytes = min_bytes
+
+    def __getitem__(self, stage: str) -> dict:
+        for row in self.rows:
+            if row["stage"] == stage:
+                return row
+        raise KeyError(stage)
+
+    def to_dataframe(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=list(SUMMARY_COLUMNS)).set_index("stage")
+
+    def to_dict(self) -> dict:
+        return {"min_bytes": self.min_bytes, "stages": self.rows}
+
+    def _cells(self) -> list:
+        out = []
+        for row in self.rows:
+            out.append([_fmt(k, row.get(k)) for k in SUMMARY_COLUMNS])
+        return out
+
+    def __str__(self) -> str:
+        header = list(SUMMARY_COLUMNS)
+        cells = self._cells()
+        widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        head = "".join(f'<th title="{html.escape(v)}">{html.escape(k)}</th>' for k, v in SUMMARY_COLUMNS.items())
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self._cells())
+        return f"<table class='ttbench-summary'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _fmt(key: str, value) -> str:
+    if value is None:
+        return "-"
+    if key in ("constant_bytes", "embedded_bytes", "largest_constant", "weights_inlined_bytes"):
+        return human_bytes(value)
+    if key in ("weights_inlined", "coverage"):
+        return f"{value:.1%}"
+    return str(value)
+
+
+def human_bytes(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+class Findings(list):
+    """A list of Finding, plus the per-stage numbers the analyses measured."""
+
+    def __init__(self, findings, summary: FindingsSummary):
+        super().__init__(findings)
+        self._summary = summary
+
+    def summary(self) -> FindingsSummary:
+        return self._summary
+
+    def of(self, kind: Optional[str] = None, stage: Optional[str] = None) -> list:
+        return [f for f in self if (kind is None or f.kind == kind) and (stage is None or f.stage == stage)]
+
+    def counts(self) -> dict:
+        out = {k: 0 for k in KINDS}
+        for f in self:
+            out[f.kind] += 1
+        return out
+
+    def to_dict(self) -> dict:
+        return {"summary": self._summary.to_dict(), "counts": self.counts(), "findings": [f.to_dict() for f in self]}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in self.counts().items())
+        return f"<Findings: {counts}>\n{self._summary}"

@@ -1,0 +1,106 @@
+"""In-place ops: where a graph mutates a tensor, and what each later stage made of it (lineage).
+
+FX: aten overloads with a mutable schema, `Tensor.*_` method calls, `operator.setitem` and the in-place
+operators, functions called with inplace=True. Torch dialect: `torch.aten.*_` ops, ops on non-value tensors
+(`!torch.tensor`), and the copy/overwrite ops that model mutation. Lineage follows the source line.
+"""
+from __future__ import annotations
+
+import operator
+import re
+
+from ..core import Stage
+from .findings import Finding
+from .op_kinds import needs_location
+
+_INPLACE_OPERATORS = {operator.setitem, operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                      operator.ifloordiv, operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
+                      operator.ilshift, operator.irshift, operator.imatmul}
+_MUTATION_OPS = frozenset({"torch.overwrite.tensor.contents", "torch.copy.to_tensor", "torch.copy.to_vtensor"})
+_TORCH_INPLACE_RE = re.compile(r"^torch\.aten\.(?!_*[a-z0-9]*__)([a-z0-9_]*[a-z0-9]_)(\.|$)")
+
+
+def fx_node_mutates(node) -> bool:
+    import torch
+
+    target = node.target
+    if node.op == "call_method":
+        return isinstance(target, str) and target.endswith("_") and not target.startswith("_")
+    if node.op != "call_function":
+        return False
+    if target in _INPLACE_OPERATORS:
+        return True
+    if node.kwargs.get("inplace") is True:
+        return True
+    if isinstance(target, torch._ops.OpOverload):
+        return target._schema.is_mutable
+    name = getattr(target, "__name__", "")
+    return name.endswith("_") and not name.startswith("_")
+
+
+def torch_op_mutates(name: str, text: str) -> bool:
+    return name in _MUTATION_OPS or bool(_TORCH_INPLACE_RE.match(name)) or "!torch.tensor" in text
+
+
+def inplace_ops(stage: Stage) -> list:
+    """The ops of `stage` that mutate a tensor."""
+    if stage.name == "fx" and stage.module is not None:
+        nodes = {n.name: n for n in stage.module.graph.nodes}
+        return [op for op in stage.ops if op.attrs.get("node") in nodes and fx_node_mutates(nodes[op.attrs["node"]])]
+    if stage.name == "torchfx":
+        return [op for op in stage.ops if torch_op_mutates(op.name, op.text)]
+    return []
+
+
+def lineage(op, later_stages: list) -> dict:
+    """What each later stage has at the op's source line: {stage: {"status", "ops"}}, status one of
+    "functionalized", "still in-place", "gone", "stage failed"."""
+    out = {}
+    for stage in later_stages:
+        if not stage.ok:
+            out[stage.name] = {"status": "stage failed", "ops": [], "error": stage.error}
+            continue
+        same_line = [o for o in stage.ops if o.location == op.location and needs_location(o.name)]
+        if not same_line:
+            out[stage.name] = {"status": "gone", "ops": []}
+            continue
+        mutating = {o.index for o in inplace_ops(stage)}
+        names = sorted({o.name for o in same_line})
+        status = "still in-place" if any(o.index in mutating for o in same_line) else "functionalized"
+        out[stage.name] = {"status": status, "ops": names,
+                           "inplace_ops": sorted({o.name for o in same_line if o.index in mutating})}
+    return out
+
+
+def _describe(lineage_map: dict) -> str:
+    parts = []
+    for stage, entry in lineage_map.items():
+        if entry["status"] == "still in-place":
+            parts.append(f"{stage}: still in-place ({', '.join(entry['inplace_ops'])})")
+        elif entry["status"] == "functionalized":
+            shown = entry["ops"][:4] + (["..."] if len(entry["ops"]) > 4 else [])
+            parts.append(f"{stage}: functionalized into {', '.join(shown)}")
+        else:
+            parts.append(f"{stage}: {entry['status']}")
+    return "; ".join(parts)
+
+
+def analyze_inplace(bringup):
+    """-> (findings, {stage: {"inplace": count}})."""
+    stages = list(bringup.stages.values())
+    findings, columns = [], {}
+    for i, stage in enumerate(stages):
+        if not stage.ok or stage.name not in ("fx", "torchfx"):
+            continue
+        ops = inplace_ops(stage)
+        columns[stage.name] = {"inplace": len(ops)}
+        # Lineage stops at stablehlo: later stages have no notion of mutation and the line's ops are there.
+        later = [s for s in stages[i + 1:] if s.name in ("torchfx", "stablehlo")]
+        for op in ops:
+            lin = lineage(op, later) if op.location else {}
+            findings.append(Finding(
+                kind="inplace", stage=stage.name, op=op.name, location=op.location,
+                message=f"{op.name} mutates its input" + (f" -> {_describe(lin)}" if lin else
+                                                          " (no source location to follow it by)"),
+                details={"index": op.index, "lineage": lin}))
+    return findings, columns

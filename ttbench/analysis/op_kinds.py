@@ -1,0 +1,28 @@
+"""Which ops are tensor constants and which carry no source line of their own, in every stage's op names."""
+from __future__ import annotations
+
+import re
+
+# Ops whose result is a tensor literal embedded in the IR.
+TENSOR_CONSTANT_OPS = frozenset({
+    "torch.vtensor.literal", "torch.tensor.literal", "onnx.Constant", "stablehlo.constant", "mhlo.constant",
+    "arith.constant", "tosa.const", "ttir.constant", "ttnn.constant",
+})
+
+# Ops that hold a scalar or build an argument list: compiler scaffolding, not computation from a source line.
+_SCAFFOLDING_RE = re.compile(r"^(torch\.constant\.|torch\.prim\.ListConstruct$|torch\.prim\.TupleConstruct$"
+                             r"|ttnn\.get_device$|ttnn\.deallocate$|ttcore\.load_cached$|onnx\.Constant$)")
+
+
+def is_constant_op(name: str) -> bool:
+    return name in TENSOR_CONSTANT_OPS
+
+
+def needs_location(name: str) -> bool:
+    """Whether an op of this name should point at a source line (what location coverage counts)."""
+    return not (is_constant_op(name) or _SCAFFOLDING_RE.match(name))
+
+
+NOT_COUNTED_FOR_COVERAGE = ("tensor constants (" + ", ".join(sorted(TENSOR_CONSTANT_OPS)) + "), torch.constant.*, "
+                            "torch.prim.ListConstruct/TupleConstruct, ttnn.get_device, ttnn.deallocate, "
+                            "ttcore.load_cached")
