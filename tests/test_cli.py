@@ -60,6 +60,18 @@ def test_inline_weights_go_to_a_separate_file_and_parse_back(tmp_path):
             ir.Module.parse(ir_text + weights)
 
 
+def test_run_on_cpu_writes_run_and_op_by_op_results(tmp_path):
+    out = tmp_path / "run"
+    r = run("bringup", "mlp", "--no-tt", "--run", "cpu", "--op-by-op", "--chained", "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "run: stablehlo on cpu: ok" in r.stdout and "op-by-op (chained" in r.stdout
+    result = json.loads((out / "run.json").read_text())
+    assert result["ok"] and result["executed"] and result["pcc"] > 0.9999
+    report = json.loads((out / "op_by_op.json").read_text())
+    assert report["mode"] == "chained" and report["ok"] and report["first_divergence"] is None
+    assert report["total_ops"] == len(report["ops"]) > 10
+
+
 def test_failing_stage_exits_1_and_keeps_what_it_has(tmp_path):
     out = tmp_path / "t"
     r = run("bringup", "mlp", "--tt-timeout", "0.5", "--out", str(out))
@@ -76,6 +88,8 @@ def test_failing_stage_exits_1_and_keeps_what_it_has(tmp_path):
     (["bringup", "mlp", "--input-shape", "4x7"], "do not fit the model"),
     (["bringup", "mlp", "--input-shape", "4xa"], "is not a shape"),
     (["bringup", "mlp", "--frontend", "torchscript"], "invalid choice"),
+    (["bringup", "mlp", "--op-by-op"], "--op-by-op and --chained need --run DEVICE"),
+    (["bringup", "mlp", "--run", "gpu"], "invalid choice"),
 ])
 def test_bad_input_exits_2_with_one_line_and_no_folder(tmp_path, args, message):
     if "GARBAGE" in args:

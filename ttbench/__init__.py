@@ -4,5 +4,8 @@ __version__ = "0.1.0"
 from .core import ArgInfo, BadInput, Op, SourceLoc, Stage  # noqa: E402
 from .pipeline import Bringup, bringup  # noqa: E402
 from . import models  # noqa: E402
+from .analysis import analyze  # noqa: E402
+from .run import devices  # noqa: E402
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "__version__"]
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices",
+           "__version__"]

@@ -2,9 +2,11 @@
 
     ttbench models
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
+                    [--run cpu|cuda|tt [--op-by-op [--chained]]]
     ttbench doctor
 
-Exit codes: 0 every stage succeeded, 1 a stage failed (what exists is still written), 2 bad input.
+Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
+pass (what exists is still written), 2 bad input.
 """
 from __future__ import annotations
 
@@ -86,6 +88,8 @@ def cmd_bringup(args) -> int:
     from .core import FRONTEND_STAGES
     from .pipeline import bringup
 
+    if (args.op_by_op or args.chained) and not args.run:
+        raise BadInput("--op-by-op and --chained need --run DEVICE")
     if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
         raise BadInput(f"--out {args.out} exists and is not a folder")
     shapes = [_parse_shape(s) for s in args.input_shape or ()]
@@ -104,10 +108,24 @@ def cmd_bringup(args) -> int:
         if "const_eval_ops" in tt.meta:
             extra += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
         print(f"tt: {tt.meta['target']}{extra}")
+    extra, compared_ok = {}, True
+    if args.run:
+        stage = "ttnn" if args.run == "tt" else "stablehlo"
+        result = b.run(stage, device=args.run)
+        print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}")
+        extra["run.json"] = result.to_json() + "\n"
+        compared_ok = result.ok or not result.executed and args.run == "tt"  # compile-only is not a mismatch
+        if args.op_by_op:
+            report = b.op_by_op(device=args.run, mode="chained" if args.chained else "isolated")
+            print(report.summary())
+            for row in report.failed()[:10]:
+                print(f"  #{row.index} {row.op} ({', '.join(row.locations[:2])}): {row.error}")
+            extra["op_by_op.json"] = report.to_json() + "\n"
+            compared_ok = compared_ok and report.ok
     if args.out:
-        path = b.export(args.out)
+        path = b.export(args.out, extra)
         print(f"wrote {path}")
-    return 0 if b.ok else 1
+    return 0 if b.ok and compared_ok else 1
 
 
 def cmd_models(args) -> int:
@@ -141,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random example input of this shape instead of the model's own (repeat per input)")
     p.add_argument("--functionalize", action="store_true",
                    help="dynamo frontend: rewrite in-place ops out of place before the import")
+    p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),
+                   help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
+    p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
+    p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=float, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")

@@ -65,8 +65,8 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
-def write_bringup(b, directory: str) -> str:
-    """Write the export folder for Bringup `b` atomically; returns its path."""
+def write_bringup(b, directory: str, extra_files: dict = None) -> str:
+    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path."""
     directory = os.path.abspath(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)
@@ -94,6 +94,8 @@ def write_bringup(b, directory: str) -> str:
 
             save_file({k: v.detach().contiguous() for k, v in weights.items()}, os.path.join(tmp, "weights.safetensors"))
         _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
+        for fname, text in (extra_files or {}).items():
+            _write(os.path.join(tmp, fname), text)
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
         _replace_dir(tmp, directory)
     except BaseException:

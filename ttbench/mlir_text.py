@@ -92,3 +92,22 @@ def legalize_for_tt(stablehlo_text: str) -> str:
     """The minimal rewrite the Tenstorrent plugin needs: torch-mlir leaves tensor `arith.constant` ops in StableHLO,
     and the plugin refuses modules that mix dialects."""
     return re.sub(r"\barith\.constant dense", "stablehlo.constant dense", stablehlo_text)
+
+
+_RESOURCE_BLOB_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
+
+
+def inline_resources(text: str) -> str:
+    """Every `dense_resource<key>` replaced by `dense<"0x...">` with its bytes, the resources section dropped:
+    XLA accepts only dense elements ("Only dense elements attr are supported")."""
+    ir, trailer = split_resources(text)
+    if not trailer:
+        return text
+    # A blob starts with 4 bytes (8 hex digits) of alignment; the raw little-endian data follows.
+    blobs = {k.strip('"'): h[8:] for k, h in _RESOURCE_BLOB_RE.findall(trailer)}
+
+    def sub(m):
+        data = blobs.get(m.group(1).strip('"'))
+        return f'dense<"0x{data}">' if data is not None else m.group(0)
+
+    return re.sub(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>', sub, ir)

@@ -30,6 +30,7 @@ class Bringup:
     model: object = None  # what was brought up (nn.Module, path or ModelProto)
     seconds: float = 0.0
     weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
+    fx_graph: object = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
     _findings: object = field(default=None, repr=False)
 
     @property
@@ -53,10 +54,26 @@ class Bringup:
             self._findings = analyze(self)
         return self._findings
 
-    def export(self, directory: str) -> str:
+    def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
+            pcc: float = 0.99, timeout: float = 600.0):
+        """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
+        with the model run eagerly in PyTorch. -> RunResult"""
+        from .run import run_stage
+
+        return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout)
+
+    def op_by_op(self, device: str = "cpu", stage: str = "stablehlo", mode: str = "isolated", pcc: float = 0.99,
+                 atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True):
+        """Every aten op of the FX graph as its own graph, run on `device` ("isolated" or "chained"). -> OpByOpReport"""
+        from .run import op_by_op
+
+        return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
+                        timeout=timeout, transform=transform, progress=progress)
+
+    def export(self, directory: str, extra_files: dict = None) -> str:
         from .export import write_bringup
 
-        return write_bringup(self, directory)
+        return write_bringup(self, directory, extra_files)
 
     def table(self) -> str:
         from .export import stage_table
@@ -147,6 +164,7 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
     if cap is not None:
         result.arguments, result.argument_values = cap.arguments, cap.values
         result.weight_tensors = cap.weights
+        result.fx_graph = getattr(cap, "graph_module", None)
     importer = torchfx.import_onnx if frontend == "onnx" else torchfx.import_fx
     torch_module = run("torchfx", lambda: importer(cap))
     run("stablehlo", lambda: stablehlo.lower(torch_module, onnx=frontend == "onnx"))

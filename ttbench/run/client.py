@@ -1,0 +1,128 @@
+"""The parent side of the device worker: start it, send requests with a timeout, survive its death."""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Optional
+
+
+class WorkerDied(RuntimeError):
+    """The worker crashed or hung; the message names the signal or the timeout and ends with its last log line."""
+
+
+class WorkerClient:
+    """One worker process for `device`, restarted on demand after a crash or timeout. Use as a context manager."""
+
+    def __init__(self, device: str, start_timeout: float = 120.0):
+        self.device = device
+        self.start_timeout = start_timeout
+        self.proc: Optional[subprocess.Popen] = None
+        self.hello: dict = {}
+        self.restarts = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self) -> None:
+        self.log = tempfile.TemporaryFile(mode="w+")
+        env = dict(os.environ, JAX_PLATFORMS=self.device, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.run.worker", self.device],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
+                                     env=env, start_new_session=True)
+        hello = self._read_line(self.start_timeout)
+        if not hello.get("ready"):
+            error = hello.get("error", "no reply")
+            self.close()
+            raise WorkerDied(f"the {self.device} worker did not start: {error}")
+        self.hello = hello
+
+    def _read_line(self, timeout: float) -> dict:
+        sel = selectors.DefaultSelector()
+        sel.register(self.proc.stdout, selectors.EVENT_READ)
+        try:
+            if not sel.select(timeout):
+                self._kill()
+                raise WorkerDied(f"timed out after {timeout:g} s{self._log_tail()}")
+            line = self.proc.stdout.readline()
+        finally:
+            sel.close()
+        if not line:
+            code = self.proc.wait()
+            self.proc = None
+            what = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}"
+            raise WorkerDied(f"worker {what}{self._log_tail()}")
+        return json.loads(line)
+
+    def _log_tail(self) -> str:
+        try:
+            self.log.seek(0)
+            lines = [l.strip() for l in self.log.read().splitlines() if l.strip()]
+        except (OSError, ValueError):
+            return ""
+        return f": {lines[-1][:300]}" if lines else ""
+
+    def _kill(self) -> None:
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+            self.proc = None
+
+    def request(self, payload: dict, timeout: float) -> dict:
+        """Send one request; WorkerDied if the worker crashes or does not answer within `timeout` seconds
+        (the next request starts a fresh worker)."""
+        if self.proc is None:
+            if self.hello:
+                self.restarts += 1
+            self._start()
+        try:
+            self.proc.stdin.write(json.dumps(payload) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # the read below reports how it died
+        return self._read_line(timeout)
+
+    @property
+    def stablehlo_version(self) -> str:
+        return self.hello.get("stablehlo_version", "")
+
+    def close(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self._kill()
+            self.proc = None
+
+
+_SHARED: dict = {}
+
+
+def shared_client(device: str) -> WorkerClient:
+    """The session's worker for `device`, started on first use and kept for the next run (a crashed one is
+    restarted by its next request). Closed when the interpreter exits."""
+    client = _SHARED.get(device)
+    if client is None:
+        import atexit
+
+        client = _SHARED[device] = WorkerClient(device)
+        atexit.register(client.close)
+    return client
+
+
+def close_shared() -> None:
+    """Stop the session's workers (the next run starts fresh ones, with the environment as it is then)."""
+    while _SHARED:
+        _SHARED.popitem()[1].close()

@@ -1,0 +1,41 @@
+"""Comparing device outputs to the golden: PCC, max abs/rel error, allclose."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def pcc(actual, expected) -> float:
+    """Pearson correlation of the flattened tensors; 1.0 for two equal constant tensors, 0.0 for unequal ones."""
+    a = np.asarray(actual, dtype=np.float64).ravel()
+    e = np.asarray(expected, dtype=np.float64).ravel()
+    if a.shape != e.shape:
+        return 0.0
+    if not (np.isfinite(a).all() and np.isfinite(e).all()):
+        same = np.array_equal(np.nan_to_num(a), np.nan_to_num(e)) and np.array_equal(np.isnan(a), np.isnan(e))
+        return 1.0 if same else 0.0
+    if a.size == 0:
+        return 1.0
+    da, de = a - a.mean(), e - e.mean()
+    denom = np.sqrt((da * da).sum() * (de * de).sum())
+    if denom == 0:
+        return 1.0 if np.allclose(a, e) else 0.0
+    return float(np.clip((da * de).sum() / denom, -1.0, 1.0))
+
+
+def compare(actual, expected, atol: float, rtol: float, min_pcc: float) -> dict:
+    a = np.asarray(actual)
+    e = np.asarray(expected)
+    if a.shape != e.shape:
+        return {"ok": False, "shape": list(e.shape), "actual_shape": list(a.shape), "pcc": 0.0,
+                "max_abs_error": None, "max_rel_error": None, "allclose": False,
+                "error": f"shape {list(a.shape)} != golden {list(e.shape)}"}
+    a64, e64 = a.astype(np.float64), e.astype(np.float64)
+    same = (a64 == e64) | (np.isnan(a64) & np.isnan(e64))  # equal infinities (attention masks) are no error
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same, 0.0, np.abs(a64 - e64))
+    max_abs = float(diff.max()) if diff.size else 0.0
+    max_rel = float((diff / np.maximum(np.abs(e64), 1e-12)).max()) if diff.size else 0.0
+    allclose = bool(np.allclose(a64, e64, atol=atol, rtol=rtol, equal_nan=True))
+    p = pcc(a64, e64)
+    return {"ok": bool(p >= min_pcc and allclose), "shape": list(e.shape), "dtype": str(e.dtype),
+            "pcc": p, "max_abs_error": max_abs, "max_rel_error": max_rel, "allclose": allclose}

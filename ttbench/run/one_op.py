@@ -1,0 +1,71 @@
+"""One FX node as a graph of its own: the unit of the op-by-op flow.
+
+A spec is what a worker needs to rebuild and lower the op: the op's qualified name, its arguments with every
+tensor replaced by a `TensorInput(i)` marker, and the input tensors. Specs of the same op with the same input
+shapes/dtypes and the same non-tensor arguments share a key, so each is compiled and run once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.fx
+from torch.utils._pytree import tree_flatten, tree_map
+
+
+@dataclass(frozen=True)
+class TensorInput:
+    index: int
+
+
+def op_qualname(target) -> str:
+    """torch.ops.aten.add.Tensor -> 'aten.add.Tensor' (what `resolve` turns back into the op)."""
+    return str(target)
+
+
+def resolve(qualname: str):
+    namespace, name, overload = qualname.split(".")
+    return getattr(getattr(getattr(torch.ops, namespace), name), overload)
+
+
+def make_spec(node: torch.fx.Node, args: tuple, kwargs: dict) -> dict:
+    """Concrete args/kwargs of one call (as an eager run saw them) -> a spec."""
+    inputs = []
+
+    def mark(x):
+        if isinstance(x, torch.Tensor):
+            inputs.append(x)
+            return TensorInput(len(inputs) - 1)
+        return x
+
+    margs, mkwargs = tree_map(mark, (tuple(args), dict(kwargs)))
+    return {"target": op_qualname(node.target), "args": margs, "kwargs": mkwargs, "inputs": inputs}
+
+
+def spec_key(spec: dict) -> tuple:
+    shapes = tuple((tuple(x.shape), str(x.dtype).replace("torch.", "")) for x in spec["inputs"])
+    return spec["target"], shapes, repr((spec["args"], spec["kwargs"]))
+
+
+def call(spec: dict, inputs):
+    """Run the spec's op on `inputs` (the tensors in marker order)."""
+    def fill(x):
+        return inputs[x.index] if isinstance(x, TensorInput) else x
+
+    args, kwargs = tree_map(fill, (spec["args"], spec["kwargs"]))
+    return resolve(spec["target"])(*args, **kwargs)
+
+
+def one_op_graph(spec: dict) -> torch.fx.GraphModule:
+    """An aten graph computing only the spec's op (with shape metadata, ready for torch-mlir's importer)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    def fn(*inputs):
+        return call(spec, inputs)
+
+    with torch.no_grad():
+        return make_fx(fn, tracing_mode="fake")(*[x.clone() for x in spec["inputs"]])
+
+
+def tensor_leaves(value) -> list:
+    return [x for x in tree_flatten(value)[0] if isinstance(x, torch.Tensor)]

@@ -1,0 +1,165 @@
+"""What a run produces: `RunResult` (whole graph) and `OpByOpReport` (one row per unique op), each with a table
+for notebooks (escaped HTML), a DataFrame, JSON, and for op-by-op a PCC plot."""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+
+def _html_table(columns: list, rows: list, caption: str = "") -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f"<table class='ttbench-run'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _cell(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(map(str, v))
+    return str(v)
+
+
+@dataclass
+class RunResult:
+    model: str
+    stage: str
+    device: str
+    executed: bool  # False: nothing ran (compile-only, no device); then there is no PCC at all
+    ok: bool  # executed and every output passed
+    message: str  # what happened, one line
+    outputs: list = field(default_factory=list)  # per output: pcc, max_abs_error, max_rel_error, allclose, ok, shape
+    compile_seconds: Optional[float] = None
+    run_seconds: Optional[float] = None
+    atol: float = 0.0
+    rtol: float = 0.0
+    min_pcc: float = 0.0
+
+    @property
+    def pcc(self) -> Optional[float]:
+        """The worst output's PCC (None when nothing executed)."""
+        return min((o["pcc"] for o in self.outputs), default=None) if self.executed else None
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "pcc": self.pcc}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+    def to_dataframe(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.outputs)
+
+    def __repr__(self) -> str:
+        head = f"<RunResult {self.model} {self.stage} on {self.device}: {'ok' if self.ok else 'FAILED'} - {self.message}>"
+        lines = [head] + [f"  output {i}: pcc {o['pcc']:.6f}, max abs {o['max_abs_error']}, allclose {o['allclose']}"
+                          for i, o in enumerate(self.outputs)]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        cols = ["output", "shape", "pcc", "max_abs_error", "max_rel_error", "allclose", "ok"]
+        rows = [[i] + [o.get(c) for c in cols[1:]] for i, o in enumerate(self.outputs)]
+        caption = f"{self.model} · {self.stage} on {self.device}: {'ok' if self.ok else 'FAILED'} — {self.message}"
+        return _html_table(cols, rows, caption)
+
+
+FURTHEST_STAGES = ("fx", "torchfx", "stablehlo", "ttir", "ttnn", "compiled", "executed")
+OP_COLUMNS = ["index", "op", "count", "inputs", "locations", "furthest_stage", "pcc", "max_abs_error", "ok", "error",
+              "seconds"]
+
+
+@dataclass
+class OpRow:
+    index: int  # position among unique ops, in graph order of first occurrence
+    op: str
+    count: int
+    inputs: list  # "1x3x224x224 float32" per tensor input
+    locations: list  # source lines of every occurrence (short form)
+    furthest_stage: str
+    pcc: Optional[float] = None
+    max_abs_error: Optional[float] = None
+    ok: bool = False
+    error: Optional[str] = None
+    seconds: float = 0.0
+    nodes: list = field(default_factory=list)  # FX node names of the occurrences
+
+
+@dataclass
+class OpByOpReport:
+    model: str
+    stage: str
+    device: str
+    mode: str  # "isolated" or "chained"
+    min_pcc: float
+    rows: list  # OpRow, graph order
+    total_ops: int
+    seconds: float
+    first_divergence: Optional[OpRow] = None  # chained: the first op whose output fell below min_pcc
+    _rerun: object = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.rows)
+
+    def failed(self) -> list:
+        return [r for r in self.rows if not r.ok]
+
+    def rerun(self, index: int) -> OpRow:
+        """Run op `index` again (same inputs) and replace its row: one call after a fix or for a closer look."""
+        row = self._rerun(index)
+        self.rows[index] = row
+        return row
+
+    def to_dataframe(self):
+        import pandas as pd
+
+        return pd.DataFrame([{c: getattr(r, c) for c in OP_COLUMNS} for r in self.rows]).set_index("index")
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "stage": self.stage, "device": self.device, "mode": self.mode,
+                "min_pcc": self.min_pcc, "unique_ops": len(self.rows), "total_ops": self.total_ops,
+                "seconds": self.seconds, "ok": self.ok,
+                "first_divergence": asdict(self.first_divergence) if self.first_divergence else None,
+                "ops": [asdict(r) for r in self.rows]}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+    def summary(self) -> str:
+        failed = self.failed()
+        text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}): {len(self.rows)} unique ops of "
+                f"{self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, {self.seconds:.1f}s")
+        if self.first_divergence is not None:
+            r = self.first_divergence
+            text += f"\nfirst divergence: #{r.index} {r.op} at {', '.join(r.locations[:1]) or '?'} (pcc {_cell(r.pcc)})"
+        return text
+
+    def __repr__(self) -> str:
+        return f"<OpByOpReport {self.summary()}>"
+
+    def plot(self, ax=None):
+        """PCC per unique op in graph order; failures in red, the threshold as a line."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(10, 3))
+        xs = [r.index for r in self.rows]
+        ys = [r.pcc if r.pcc is not None else 0.0 for r in self.rows]
+        colors = ["tab:green" if r.ok else "tab:red" for r in self.rows]
+        ax.scatter(xs, ys, c=colors, s=12)
+        ax.axhline(self.min_pcc, color="gray", linestyle="--", linewidth=1)
+        ax.set_xlabel("unique op (graph order)")
+        ax.set_ylabel("PCC vs PyTorch")
+        ax.set_title(f"{self.model}: {self.mode} op-by-op on {self.device}")
+        ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
+        return ax
+
+    def _repr_html_(self) -> str:
+        rows = [[getattr(r, c) for c in OP_COLUMNS] for r in self.rows]
+        return _html_table(OP_COLUMNS, rows, self.summary().replace("\n", " · "))

@@ -1,0 +1,104 @@
+"""Whole-graph runs: one stage of a Bringup on one device, compared output by output with the golden."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import torch
+
+from ..core import BadInput
+from ..mlir_text import inline_resources, legalize_for_tt
+from .client import WorkerClient, WorkerDied, shared_client
+from .compare import compare
+from .devices import device as find_device
+from .golden import golden_outputs, to_numpy
+from .one_op import tensor_leaves
+from .results import RunResult
+
+RUNNABLE_STAGES = ("fx", "stablehlo", "ttnn")
+DEFAULT_TIMEOUT_S = 600.0
+
+
+def pjrt_text(stablehlo_text: str) -> str:
+    """torch-mlir's StableHLO as XLA takes it: weights as dense elements, no stray arith constants."""
+    return legalize_for_tt(inline_resources(stablehlo_text))
+
+
+def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: float) -> dict:
+    """Compile and run StableHLO text in the worker; the reply plus "arrays" (numpy outputs) when it ran."""
+    with tempfile.TemporaryDirectory(prefix="ttbench-run-") as tmp:
+        module, feeds, results = (os.path.join(tmp, n) for n in ("module.mlir", "inputs.npz", "outputs.npz"))
+        with open(module, "w") as f:
+            f.write(text)
+        np.savez(feeds, **{f"arg{i}": x for i, x in enumerate(inputs)})
+        reply = client.request({"kind": "run", "module": module, "inputs": feeds, "outputs": results}, timeout)
+        if reply.get("ok"):
+            with np.load(results) as data:
+                reply["arrays"] = [data[f"out{i}"] for i in range(len(data.files))]
+        return reply
+
+
+def _validate(b, stage: str) -> None:
+    if stage not in RUNNABLE_STAGES:
+        raise BadInput(f"cannot run stage {stage!r}: choose one of {', '.join(RUNNABLE_STAGES)}")
+    if stage not in b.stages:
+        raise BadInput(f"this {b.frontend} bringup has no {stage!r} stage (stages: {', '.join(b.stages)})")
+
+
+def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
+              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S) -> RunResult:
+    _validate(b, stage)
+    result = RunResult(model=b.model_name, stage=stage, device=device if stage != "fx" else "torch-cpu",
+                       executed=False, ok=False, message="", atol=atol, rtol=rtol, min_pcc=pcc)
+    s = b.stages[stage]
+    if not s.ok:
+        result.message = f"{stage} did not compile: {s.error}"
+        return result
+    if stage == "fx":
+        arrays = _run_fx(b)
+    else:
+        dev = find_device(device)
+        if stage == "ttnn" and dev.name != "tt":
+            raise BadInput(f"the ttnn stage runs only on a Tenstorrent device (device='tt'), not {device!r}")
+        if not dev.usable:
+            result.message = dev.reason
+            return result
+        if dev.name == "tt":  # the plugin compiles the StableHLO it was handed at the ttir stage (roles marked)
+            text = b.stages["ttir"].artifacts.get("ttir.input.stablehlo.mlir") if "ttir" in b.stages else None
+            text = text or legalize_for_tt(b.stages["stablehlo"].full_text())
+        else:
+            text = pjrt_text(s.full_text())
+        inputs = [to_numpy(v) for v in b.argument_values]
+        try:
+            reply = run_text_on_device(shared_client(dev.name), text, inputs, timeout)
+        except WorkerDied as exc:
+            result.message = f"{stage} on {device}: {exc}"
+            return result
+        if not reply.get("ok"):
+            result.message = f"{stage} on {device}: {reply.get('error')}"
+            return result
+        arrays = reply["arrays"]
+        result.compile_seconds, result.run_seconds = reply["compile_seconds"], reply["run_seconds"]
+    golden = golden_outputs(b)
+    result.executed = True
+    if len(arrays) != len(golden):
+        result.message = f"{len(arrays)} outputs, the golden has {len(golden)}"
+        return result
+    result.outputs = [compare(a, g, atol, rtol, pcc) for a, g in zip(arrays, golden)]
+    failed = [i for i, o in enumerate(result.outputs) if not o["ok"]]
+    result.ok = not failed
+    worst = min(o["pcc"] for o in result.outputs) if result.outputs else 1.0
+    result.message = (f"{len(result.outputs)} output(s) match (min pcc {worst:.6f})" if not failed else
+                      f"output(s) {', '.join(map(str, failed))} differ (min pcc {worst:.6f}, "
+                      f"threshold {pcc}, atol {atol}, rtol {rtol})")
+    return result
+
+
+def _run_fx(b) -> list:
+    """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
+    if b.fx_graph is None:
+        raise BadInput("no FX graph was captured for this bringup")
+    with torch.no_grad():
+        out = b.fx_graph(*[v.clone() for v in b.argument_values])
+    return [to_numpy(t) for t in tensor_leaves(out)]

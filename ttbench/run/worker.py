@@ -1,0 +1,151 @@
+"""The device worker: a child process that lowers one-op FX graphs and runs StableHLO on a PJRT device.
+
+Run as `python -m ttbench.run.worker DEVICE`. Requests arrive as JSON lines on stdin; each reply is one JSON
+line on the protocol stream (the original stdout). Native libraries may print to fd 1, so fd 1 is pointed at
+stderr and only the protocol stream carries replies. A native abort or hang kills only this process; the parent
+reports it as that request's error and starts a fresh worker.
+
+  {"kind": "lower", "spec": PATH, "out": PATH}          one-op spec (pickle) -> StableHLO text
+  {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH}   StableHLO text + npz inputs -> npz outputs
+
+Fault injection, for testing that a crash or hang stays a row: TTBENCH_WORKER_FAULT=abort:OP or hang:OP makes
+the worker abort or hang when asked to lower OP (e.g. aten.gelu.default).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+
+def _protocol_stream():
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return proto
+
+
+class Runner:
+    """Compiles and executes StableHLO on one PJRT device through jaxlib's client."""
+
+    def __init__(self, device: str):
+        import jax
+
+        # Only this platform: JAX initialises every plugin it finds otherwise (and the TT one aborts without chips).
+        jax.config.update("jax_platforms", device)
+        jax.config.update("jax_enable_x64", True)  # int64 inputs would silently become int32
+        from jax.extend import backend
+        from jaxlib.mlir.dialects import stablehlo
+
+        self.jax = jax
+        self.client = backend.get_backend(device)
+        self.device = self.client.local_devices()[0]
+        self.version = stablehlo.get_current_version()
+
+    def run(self, text: str, inputs: list) -> tuple:
+        """-> (outputs as numpy arrays, compile seconds, run seconds)."""
+        import numpy as np
+        from jax._src.lib import _jax, xla_client
+        from torch_mlir._mlir_libs import _stablehlo
+
+        # torch-mlir writes a newer StableHLO than jaxlib reads: hand it over as a portable artifact at the
+        # consumer's version.
+        artifact = _stablehlo.serialize_portable_artifact_str(text, self.version)
+        t0 = time.perf_counter()
+        executable = self.client.compile_and_load(artifact, _jax.DeviceList((self.device,)),
+                                                  xla_client.CompileOptions())
+        t1 = time.perf_counter()
+        buffers = [self.jax.device_put(x, self.device) for x in inputs]
+        results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
+        outputs = [np.asarray(r[0]) for r in results]
+        return outputs, t1 - t0, time.perf_counter() - t1
+
+
+def lower(spec_path: str) -> str:
+    """A one-op spec -> the StableHLO text of a function computing just that op."""
+    import pickle
+
+    from ..stages.fx import FxCapture
+    from ..stages.mlir_stage import full_text
+    from ..stages.stablehlo import lower as to_stablehlo
+    from ..stages.torchfx import import_fx
+    from .one_op import one_op_graph
+
+    with open(spec_path, "rb") as f:
+        spec = pickle.load(f)
+    _inject_fault(spec["target"])
+    gm = one_op_graph(spec)
+    _, module = import_fx(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm))
+    stage, _ = to_stablehlo(module, onnx=False)
+    return full_text(stage.module)
+
+
+def _inject_fault(target: str) -> None:
+    fault, _, op = os.environ.get("TTBENCH_WORKER_FAULT", "").partition(":")
+    if op != target:
+        return
+    if fault == "abort":
+        os.abort()
+    if fault == "hang":
+        while True:
+            time.sleep(60)
+
+
+def _handle(request: dict, runner: Runner) -> dict:
+    import numpy as np
+
+    if request["kind"] == "lower":
+        try:
+            text = lower(request["spec"])
+        except Exception as exc:
+            return {"ok": False, "stage": "fx", "error": _one_line(exc)}
+        with open(request["out"], "w") as f:
+            f.write(text)
+        return {"ok": True, "stage": "stablehlo"}
+    if request["kind"] == "run":
+        with open(request["module"]) as f:
+            text = f.read()
+        with np.load(request["inputs"], allow_pickle=False) as data:
+            inputs = [data[f"arg{i}"] for i in range(len(data.files))]
+        try:
+            outputs, compile_s, run_s = runner.run(text, inputs)
+        except Exception as exc:
+            return {"ok": False, "stage": "stablehlo", "error": _one_line(exc)}
+        np.savez(request["outputs"], **{f"out{i}": o for i, o in enumerate(outputs)})
+        return {"ok": True, "stage": "executed", "compile_seconds": compile_s, "run_seconds": run_s,
+                "outputs": len(outputs)}
+    return {"ok": False, "error": f"unknown request kind {request['kind']!r}"}
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    errors = [l for l in lines if "error" in l.lower()]
+    return f"{type(exc).__name__}: {(errors or lines or [''])[0][:400]}"
+
+
+def main() -> int:
+    proto = _protocol_stream()
+    device = sys.argv[1] if len(sys.argv) > 1 else "cpu"
+    try:
+        runner = Runner(device)
+    except Exception as exc:
+        proto.write(json.dumps({"ready": False, "error": _one_line(exc)}) + "\n")
+        return 1
+    proto.write(json.dumps({"ready": True, "device": str(runner.device), "stablehlo_version": runner.version}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            reply = _handle(request, runner)
+        except Exception as exc:  # a Python-level failure is a reply; only native ones end the process
+            reply = {"ok": False, "error": _one_line(exc), "traceback": traceback.format_exc(limit=-4)}
+        proto.write(json.dumps(reply) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
