@@ -35,6 +35,7 @@ test: setup
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
+	$(BIN)/python benchmarks/bench_run.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache
