@@ -2,7 +2,7 @@
 
     ttbench models
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
-                    [--run cpu|cuda|tt [--op-by-op [--chained]]]
+                    [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]]]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
@@ -57,6 +57,18 @@ def _parse_shape(text: str) -> tuple:
     return shape
 
 
+def _parse_hoist(text):
+    """'1024' or '1024:globals' -> dict(min_numel=1024, to=...)."""
+    if text is None:
+        return None
+    numel, _, to = text.partition(":")
+    if not numel.isdigit():
+        raise BadInput(f"--hoist {text!r} must be MIN_NUMEL[:args|globals], e.g. 1024 or 1024:globals")
+    if to and to not in ("args", "globals"):
+        raise BadInput(f"--hoist target {to!r} must be args or globals")
+    return {"min_numel": int(numel), "to": to or "args"}
+
+
 def _resolve_model(target: str, frontend, input_shapes):
     """NAME or PATH.onnx -> (model, inputs, frontend, display name)."""
     import torch
@@ -93,13 +105,25 @@ def cmd_bringup(args) -> int:
     if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
         raise BadInput(f"--out {args.out} exists and is not a folder")
     shapes = [_parse_shape(s) for s in args.input_shape or ()]
+    hoist = _parse_hoist(args.hoist)
     model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes)
     progress = Progress(FRONTEND_STAGES[frontend])
     b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
-                tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize)
+                tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize, hoist=hoist)
     progress.done()
     print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
     print(b.table())
+    if b.hoisted is not None:
+        from .analysis.const_eval import const_eval_report
+        from .analysis.findings import human_bytes
+
+        h = b.hoisted
+        print(f"hoisted {len(h.tensors)} constants ({human_bytes(sum(t.nbytes for t in h.tensors))}) "
+              f"with more than {h.min_numel} elements to {h.to}")
+        report = const_eval_report(b)
+        tt_part = (f"; tt-mlir const-eval: {report['tt_const_eval']['ops']} ops in "
+                   f"{report['tt_const_eval']['functions']} functions" if report["tt_const_eval"] else "")
+        print(f"const-eval candidates: {len(report['candidates'])} subgraphs, {report['candidate_ops']} ops{tt_part}")
     counts = ", ".join(f"{k} {v}" for k, v in b.findings.counts().items())
     print(f"\nfindings: {counts}\n{b.findings.summary()}")
     tt = b.stages.get("ttnn")
@@ -157,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the stages, manifest.json and weights to this folder (atomically)")
     p.add_argument("--input-shape", action="append", metavar="AxBxC",
                    help="random example input of this shape instead of the model's own (repeat per input)")
+    p.add_argument("--hoist", metavar="MIN_NUMEL[:args|globals]",
+                   help="move constants with more elements out of the StableHLO (to arguments or ml_program "
+                        "globals); the weights go to weights.safetensors")
     p.add_argument("--functionalize", action="store_true",
                    help="dynamo frontend: rewrite in-place ops out of place before the import")
     p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),

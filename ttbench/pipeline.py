@@ -31,6 +31,7 @@ class Bringup:
     seconds: float = 0.0
     weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
     fx_graph: object = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
+    hoisted: object = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
     _findings: object = field(default=None, repr=False)
 
     @property
@@ -42,8 +43,12 @@ class Bringup:
         return next((s for s in self.stages.values() if not s.ok), None)
 
     def weights(self) -> dict:
-        """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR)."""
-        return {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role != "input"}
+        """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR), and
+        the tensors hoisted into ml_program globals."""
+        out = {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role != "input"}
+        if self.hoisted is not None and self.hoisted.to == "globals":
+            out.update({k: torch.from_numpy(v) for k, v in self.hoisted.weights.items()})
+        return out
 
     @property
     def findings(self):
@@ -84,6 +89,20 @@ class Bringup:
         return f"<Bringup {self.model_name} frontend={self.frontend} params={self.params}>\n{self.table()}"
 
 
+def _validate_hoist(options) -> None:
+    from .hoist import HOIST_TARGETS
+
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise BadInput(f"hoist must be a dict like dict(min_numel=1024, to='args'), got {type(options).__name__}")
+    unknown = set(options) - {"min_numel", "to", "mutable"}
+    if unknown:
+        raise BadInput(f"unknown hoist option(s) {', '.join(sorted(unknown))}: use min_numel, to, mutable")
+    if options.get("to", "args") not in HOIST_TARGETS:
+        raise BadInput(f"unknown hoist target {options['to']!r}: choose one of {', '.join(HOIST_TARGETS)}")
+
+
 def _validate(frontend: str, params: str) -> None:
     if frontend not in FRONTENDS:
         raise BadInput(f"unknown frontend {frontend!r}: choose one of {', '.join(FRONTENDS)}")
@@ -99,11 +118,31 @@ def _model_name(model) -> str:
     return type(model).__name__
 
 
+def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
+    """The hoisted form of the stablehlo stage; hoisted arguments join the recorded arguments."""
+    from .analysis.constants import tensor_digest
+    from .hoist import hoist_constants
+
+    names = {tensor_digest(t): (name, role if role in ("parameter", "buffer") else "constant")
+             for name, (role, t) in result.weight_tensors.items()}
+    t0 = time.perf_counter()
+    hoisted = hoist_constants(stage, weight_names=names, **options)
+    hoisted.stage.seconds = stage.seconds + time.perf_counter() - t0
+    hoisted.stage.meta["before_hoist"] = {"ops": len(stage.ops)}
+    result.hoisted = hoisted
+    for arg in hoisted.arguments:
+        result.arguments.append(arg)
+        result.argument_values.append(torch.from_numpy(hoisted.weights[arg.name]))
+    return hoisted.stage
+
+
 def bringup(model, example_inputs=(), frontend: str = "export", params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
-            progress=None, functionalize: bool = False) -> Bringup:
+            progress=None, functionalize: bool = False, hoist: Optional[dict] = None) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
 
+    hoist=dict(min_numel=1024, to="args"|"globals") moves the large constants out of the StableHLO (see
+    hoist.py) before the Tenstorrent compiler sees it; the stablehlo stage shows the result.
     functionalize=True (dynamo frontend) rewrites in-place ops out of place before the import, which is what
     torch.export does by itself; without it the dynamo flow hands in-place aten ops to torch-mlir as they are.
 
@@ -115,6 +154,7 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
     from .stages.tt import compile_tt
 
     _validate(frontend, params)
+    _validate_hoist(hoist)
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)
@@ -167,7 +207,11 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
         result.fx_graph = getattr(cap, "graph_module", None)
     importer = torchfx.import_onnx if frontend == "onnx" else torchfx.import_fx
     torch_module = run("torchfx", lambda: importer(cap))
-    run("stablehlo", lambda: stablehlo.lower(torch_module, onnx=frontend == "onnx"))
+    def lower():
+        stage, module = stablehlo.lower(torch_module, onnx=frontend == "onnx")
+        return (_hoist_into(result, stage, hoist), None) if hoist else (stage, module)
+
+    run("stablehlo", lower)
     if tt:
         tt_stages = {}
 
