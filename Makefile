@@ -36,6 +36,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
 	$(BIN)/python benchmarks/bench_run.py
+	$(BIN)/python benchmarks/bench_hoist.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

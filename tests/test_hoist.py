@@ -102,3 +102,30 @@ def test_bad_hoist_options(hoist, message):
     m, x = tb.models.load("mlp")
     with pytest.raises(tb.BadInput, match=re.escape(message)):
         tb.bringup(m, x, frontend="onnx", hoist=hoist, tt=False)
+
+
+class _ConvThenMaxPool(__import__("torch").nn.Module):
+    """A weight to hoist and a max-pool: its reduce_window region names block arguments %argN too."""
+
+    def __init__(self):
+        import torch
+
+        super().__init__()
+        self.conv = torch.nn.Conv2d(8, 16, 3)
+
+    def forward(self, x):
+        import torch
+
+        return torch.nn.functional.max_pool2d(self.conv(x), 2)
+
+
+def test_hoisting_next_to_regions_with_their_own_block_arguments():
+    import torch
+
+    m = _ConvThenMaxPool()
+    x = torch.randn(1, 8, 10, 10)
+    b = tb.bringup(m, (x,), frontend="onnx", params="inline", tt=False, hoist=dict(min_numel=MIN_NUMEL))
+    assert b.stages["stablehlo"].ok, b.stages["stablehlo"].error
+    assert "stablehlo.reduce_window" in {op.name for op in b.stages["stablehlo"].ops}
+    assert [t.name for t in b.hoisted.tensors] == ["conv.weight"]
+    assert b.run().ok

@@ -38,7 +38,7 @@ class HoistedTensor:
     nbytes: int
     op: str  # the op it was, e.g. "stablehlo.constant"
     location: Optional[str]  # source line of the op, when known
-    target: str  # "%arg7" or "@weight_name"
+    target: str  # "%arg7" (position among @main's arguments) or "@weight_name"
 
 
 @dataclass
@@ -212,11 +212,13 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
         ssa, indent = d.group(2), d.group(1)
         result_type = _result_type(line)
         if to == "args":
-            arg = f"%arg{existing_args + len(new_args)}"
+            # Not %argN: nested regions (reduce bodies) name their block arguments that way too, and a nested
+            # region may not redefine a name. The printer renumbers the new arguments on output.
+            arg = f"%ttbench_hoisted{len(new_args)}"
             new_args.append(f"{arg}: {result_type} loc(unknown)")
             renames[ssa] = arg
             lines[i] = None
-            target = arg
+            target = f"%arg{existing_args + len(new_args) - 1}"
         else:
             sym = _symbol(cname)
             globals_.append(f"  ml_program.global private {'mutable ' if mutable else ''}{sym}({v.group(1)} : {v.group(2)}) : "
