@@ -95,3 +95,25 @@ def test_without_plugin_tt_stages_say_how_to_install(monkeypatch):
     assert b.stages["stablehlo"].ok
     assert "pip install jax-tt-plugin" in b.stages["ttir"].error
     assert b.stages["ttnn"].error == "skipped: ttir failed"
+
+
+def test_compiles_at_once_do_not_break_each_other(zoo_bringup, tmp_path):
+    """The plugin shares one descriptor path between processes; ttbench serialises its plugin children."""
+    import threading
+
+    from ttbench.mlir_text import legalize_for_tt
+
+    text = legalize_for_tt(zoo_bringup("mlp").stages["stablehlo"].full_text())
+    results = [None] * 3
+
+    def compile_one(i):
+        (tmp_path / str(i)).mkdir()
+        results[i] = tt_plugin.compile_stablehlo(text, str(tmp_path / str(i)), timeout=300)
+
+    threads = [threading.Thread(target=compile_one, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.ok for r in results), [r.error for r in results]
+    assert all("ttnn" in r.files for r in results)

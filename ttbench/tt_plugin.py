@@ -6,6 +6,7 @@ single-chip Blackhole P150 cluster, and caches under ~/.cache/ttbench (with the 
 """
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -67,11 +68,41 @@ class ChildResult:
     timed_out: bool = False
 
 
+# The plugin keeps its system descriptor at one fixed path (/tmp/tt_pjrt_system_descriptor) and deletes it when a
+# client shuts down, so two plugin processes on one machine break each other's compiles ("system desc does not
+# exist"). Every ttbench process takes this machine-wide lock around a plugin child.
+PLUGIN_LOCK = "/tmp/ttbench-tt-plugin.lock"
+
+
+@contextlib.contextmanager
+def _plugin_lock(timeout: float):
+    import fcntl
+
+    with open(PLUGIN_LOCK, "a") as f:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    yield False
+                    return
+                time.sleep(0.2)
+        try:
+            yield True
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     """Run tt_worker.py ARGS in its own process group; kill it whole on timeout. The worker runs as a plain
     script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile(mode="w+") as log:
+    with _plugin_lock(timeout) as locked, tempfile.TemporaryFile(mode="w+") as log:
+        if not locked:
+            return ChildResult(ok=False, returncode=None, log="waited for another Tenstorrent compile to finish",
+                               seconds=time.perf_counter() - t0, timed_out=True)
         # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
         proc = subprocess.Popen([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a
                                                            for a in args]],
