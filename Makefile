@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: setup demo test test-fast system-deps bench clean
+.PHONY: setup demo test test-fast system-deps bench golden clean
 
 setup: $(STAMP)
 
@@ -32,11 +32,22 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q -ra tests --nbval-lax notebooks
 
+# Refresh the golden export folders tests/test_diff.py compares against. Run on purpose, when a change to the IR is
+# intended (new torch-mlir, tt-mlir, model code), and commit the result with the change. Binaries are left out.
+GOLDEN_MODELS := mlp bert_tiny
+golden: setup
+	for m in $(GOLDEN_MODELS); do \
+	  $(BIN)/ttbench bringup $$m --run cpu --out tests/golden/$$m >/dev/null || exit 1; \
+	  rm -f tests/golden/$$m/weights.safetensors tests/golden/$$m/*.ttnn tests/golden/$$m/report.html; \
+	done
+	@echo "refreshed tests/golden/{$(GOLDEN_MODELS)}: review with git diff, commit with the change that caused it"
+
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_hoist.py
+	$(BIN)/python benchmarks/bench_diff.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -7,6 +7,7 @@ from . import models  # noqa: E402
 from .analysis import analyze  # noqa: E402
 from .run import devices  # noqa: E402
 from .hoist import Hoisted, hoist_constants  # noqa: E402
+from .diff import IRDiff, diff  # noqa: E402
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices", "hoist_constants", "Hoisted",
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff",
            "__version__"]

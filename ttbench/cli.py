@@ -3,10 +3,11 @@
     ttbench models
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]]]
+    ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
-pass (what exists is still written), 2 bad input.
+pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
 """
 from __future__ import annotations
 
@@ -152,6 +153,17 @@ def cmd_bringup(args) -> int:
     return 0 if b.ok and compared_ok else 1
 
 
+def cmd_diff(args) -> int:
+    from .diff import diff_folders
+
+    result = diff_folders(args.a, args.b, stage=args.stage)
+    print(result.text(unified=args.unified))
+    if args.html:
+        result.save_html(args.html)
+        print(f"wrote {args.html}")
+    return 1 if result.changed else 0
+
+
 def cmd_models(args) -> int:
     from . import models
 
@@ -194,6 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tt-timeout", type=float, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
     p.set_defaults(func=cmd_bringup)
+    d = sub.add_parser("diff", help="what changed between two export folders (exit 1 when something did)")
+    d.add_argument("a", help="export folder (e.g. a golden)")
+    d.add_argument("b", help="export folder to compare with it")
+    d.add_argument("--stage", help="only this stage")
+    d.add_argument("--html", metavar="FILE", help="also write the diff as a self-contained HTML page")
+    d.add_argument("--unified", action="store_true", help="print the unified diff of the normalised IR too")
+    d.set_defaults(func=cmd_diff)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
     return parser

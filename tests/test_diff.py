@@ -1,0 +1,115 @@
+"""IR diffs between bringups and export folders (issue 8)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.diff import diff_folders
+
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
+TTBENCH = [sys.executable, "-m", "ttbench.cli"]
+
+
+def ttbench(*args):
+    return subprocess.run([*TTBENCH, *args], capture_output=True, text=True)
+
+
+class Net(torch.nn.Module):
+    def __init__(self, gelu_in_second_block=False):
+        super().__init__()
+        self.l1, self.l2 = torch.nn.Linear(16, 16), torch.nn.Linear(16, 16)
+        self.a1 = torch.nn.ReLU()
+        self.a2 = torch.nn.GELU() if gelu_in_second_block else torch.nn.ReLU()
+
+    def forward(self, x):
+        x = self.a1(self.l1(x))
+        return self.a2(self.l2(x))  # SECOND_BLOCK
+
+
+SECOND_BLOCK = f"test_diff.py:{next(i for i, l in enumerate(open(__file__), 1) if l.rstrip().endswith('# SECOND_BLOCK'))}"
+
+
+def _net(gelu=False, **kw):
+    torch.manual_seed(0)
+    return tb.bringup(Net(gelu), (torch.randn(2, 16),), name="net", **kw)
+
+
+def test_same_model_in_two_processes_is_unchanged(tmp_path):
+    for side in ("a", "b"):
+        r = ttbench("bringup", "mlp", "--no-tt", "--out", str(tmp_path / side))
+        assert r.returncode == 0, r.stderr
+    r = ttbench("diff", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert r.returncode == 0, r.stdout
+    assert "meaningful changes: none" in r.stdout
+
+
+def test_one_layer_changed_is_named_at_its_line_and_nothing_else():
+    d = tb.diff(_net(), _net(gelu=True))
+    assert d.changed
+    by_stage = {s.stage: s for s in d.stages}
+    for stage, relu, gelu in [("fx", "aten.relu.default", "aten.gelu.default"),
+                              ("torchfx", "torch.aten.relu", "torch.aten.gelu"),
+                              ("stablehlo", "stablehlo.maximum", "stablehlo.multiply"),
+                              ("ttir", "ttir.maximum", "ttir.multiply")]:
+        changes = by_stage[stage].op_changes
+        assert [c["line"] for c in changes] == [SECOND_BLOCK], (stage, changes)
+        assert changes[0]["removed"] == {relu: 1} and gelu in changes[0]["added"], (stage, changes)
+        assert not by_stage[stage].moved
+    assert f"at {SECOND_BLOCK}: aten.relu.default became aten.gelu.default" in d.text()
+
+
+def test_params_args_vs_inline_reads_as_weights_moving_not_op_changes():
+    d = tb.diff(_net(tt=False), _net(tt=False, params="inline"))
+    assert d.setup == {"params": ("args", "inline")}
+    for s in d.stages:
+        assert not s.op_changes and not s.moved, (s.stage, s.op_changes[:3])
+        assert s.budget["weights_inlined_bytes"] == (0, (16 * 16 + 16) * 2 * 4)
+    assert "stablehlo: weights moved into the graph: 2,176 B" in d.text()
+
+
+def test_numeric_changes_from_run_results(tmp_path):
+    a = _net(tt=False)
+    a.export(str(tmp_path / "a"), {"run.json": a.run().to_json()})
+    b = _net(tt=False)
+    worse = json.loads(b.run().to_json())
+    worse["pcc"], worse["ok"] = 0.5, False
+    b.export(str(tmp_path / "b"), {"run.json": json.dumps(worse)})
+    d = diff_folders(str(tmp_path / "a"), str(tmp_path / "b"))
+    assert d.changed and any("pcc 1.000000 -> 0.500000" in n for n in d.numeric)
+
+
+@pytest.mark.parametrize("model", ["mlp", "bert_tiny"])
+def test_zoo_models_match_their_golden(tmp_path, model):
+    """The CI recipe on our own zoo: a fresh bringup must not differ from the committed golden.
+    After an intended change, refresh with `make golden` and commit the folders with it."""
+    r = ttbench("bringup", model, "--run", "cpu", "--out", str(tmp_path / model))
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = ttbench("diff", os.path.join(GOLDEN, model), str(tmp_path / model), "--html", str(tmp_path / "diff.html"))
+    assert r.returncode == 0, "differs from tests/golden (run `make golden` if intended):\n" + r.stdout
+    html = (tmp_path / "diff.html").read_text()
+    assert "meaningful changes: none" in html and "<script" not in html
+
+
+def test_bad_inputs_exit_2_with_one_line(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "manifest.json").write_text("{not json")
+    (tmp_path / "unparsable").mkdir()
+    (tmp_path / "unparsable" / "manifest.json").write_text(json.dumps({"stages": {"torchfx": {"ok": True}}}))
+    (tmp_path / "unparsable" / "torchfx.mlir").write_bytes(b"\xff\xfe not mlir at all")
+    golden = os.path.join(GOLDEN, "mlp")
+    cases = [
+        ((str(tmp_path / "missing"), golden), "is not a folder"),
+        ((str(tmp_path / "empty"), golden), "is not an export folder (no manifest.json)"),
+        ((str(tmp_path / "broken"), golden), "unreadable manifest.json"),
+        ((golden, str(tmp_path / "unparsable")), "torchfx.mlir does not parse"),
+        ((golden, golden, "--stage", "nope"), "no stage 'nope'"),
+    ]
+    for args, message in cases:
+        r = ttbench("diff", *args)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -1,0 +1,405 @@
+"""`tb.diff(a, b)` / `ttbench diff A B`: what changed between two bringups, per stage, without the noise.
+
+Both sides are export folders (a Bringup is exported to a temporary one first), so one code path serves notebooks,
+the CLI and CI. Before comparing, each op is normalised: SSA names dropped, its location taken out (locations are
+compared on their own), weight payloads replaced by a hash of their bytes; source files are compared by file name
+and line, so two checkouts in different folders agree. MLIR prints attribute dictionaries sorted by name, so their
+order needs no work; JSON (manifest, findings) is compared as data.
+
+Ops are matched by source line and op kind: the report says "at loader.py:15, aten.relu.default became
+aten.gelu.default", and a line's ops that moved to another line are location changes, not op changes. Tensor
+constants are left to the constant budget (findings), so params="args" vs "inline" reads as weights moving into the
+graph instead of as thousands of changed lines.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import html
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .analysis.op_kinds import needs_location
+from .core import BadInput, MLIR_STAGES, SourceLoc
+from .export import FINDINGS, MANIFEST, stage_file
+
+_SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
+_RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
+_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
+_FX_LINE_RE = re.compile(r"^%(\S+) : .*?= (call_function|call_method|call_module)\[target=([^\]]+)\]\((.*?)\)"
+                         r"(?:\s+# (.+):(\d+))?$")
+_ONNX_LINE_RE = re.compile(r"= (\w+)[\[(].*?(?:\s+# (.+):(\d+))?$")
+COMPARED_FILES = ("run.json", "op_by_op.json")
+
+
+@dataclass
+class SideOp:
+    name: str
+    signature: str  # the op with SSA names, location and weight bytes normalised away
+    line: str  # source line, "file.py:12", or "" when unknown
+
+
+@dataclass
+class Side:
+    path: str
+    manifest: dict
+    findings: dict
+    stages: dict  # stage -> {"ok", "error", "ops": [SideOp], "text": normalised text}
+    extra: dict  # run.json / op_by_op.json contents when present
+
+
+@dataclass
+class StageDiff:
+    stage: str
+    status: Optional[tuple] = None  # (before, after) when ok/failed changed
+    op_changes: list = field(default_factory=list)  # {"line", "removed": {sig-name: n}, "added": {...}}
+    moved: list = field(default_factory=list)  # {"op", "from", "to", "count"}: same op, other source line
+    histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
+    budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
+    unified: list = field(default_factory=list)  # unified diff lines of the normalised IR
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.status or self.op_changes or self.moved or self.budget)
+
+
+@dataclass
+class IRDiff:
+    a: str
+    b: str
+    versions: dict  # dist -> (before, after) where they differ
+    setup: dict  # model/frontend/params -> (before, after) where they differ
+    stages: list  # StageDiff, pipeline order
+    numeric: list  # strings: PCC drops from run.json / op_by_op.json
+
+    @property
+    def changed(self) -> bool:
+        return any(s.changed for s in self.stages) or bool(self.numeric) or bool(self.setup)
+
+    def text(self, unified: bool = False) -> str:
+        return render_text(self, unified)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
+
+    def save_html(self, path: str) -> str:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("<!doctype html><meta charset='utf-8'><title>ttbench diff</title>" + render_html(self))
+        os.replace(tmp, path)
+        return path
+
+
+# --- reading a side ---------------------------------------------------------------------------------------
+
+def _short(file: str, line) -> str:
+    return f"{file.rsplit('/', 1)[-1]}:{line}"
+
+
+def _normalise(text: str, hashes: dict) -> str:
+    text = _RESOURCE_RE.sub(lambda m: f"weights<{hashes.get(m.group(1).strip(chr(34)), m.group(1))}>", text)
+    return _SSA_RE.sub("%", text)
+
+
+def _mlir_side_ops(ir: str, hashes: dict) -> tuple:
+    from .mlir_text import parse_ops
+
+    ops = []
+    for op in parse_ops(ir):
+        body = op.text
+        cut = body.rfind(" loc(")
+        if cut > 0:
+            body = body[:cut]
+        sig = _normalise(body, hashes)
+        ops.append(SideOp(op.name, sig, op.location.short if op.location else ""))
+    return ops
+
+
+def _fx_side_ops(text: str) -> list:
+    ops = []
+    for line in text.splitlines():
+        m = _FX_LINE_RE.match(line.strip())
+        if not m:
+            continue
+        _, kind, target, args, file, lineno = m.groups()
+        name = target.replace("torch.ops.", "") if kind == "call_function" else (
+            f"Tensor.{target}" if kind == "call_method" else f"module.{target}")
+        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args)})", _short(file, lineno) if file else ""))
+    return ops
+
+
+def _onnx_side_ops(text: str) -> list:
+    ops = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = _ONNX_LINE_RE.search(line)
+        if m:
+            sig = _SSA_RE.sub("%", line.split("    # ")[0])
+            ops.append(SideOp(f"onnx.{m.group(1)}", sig, _short(m.group(2), m.group(3)) if m.group(2) else ""))
+    return ops
+
+
+def _read_json(path: str, what: str) -> dict:
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"{path}: unreadable {what} ({type(exc).__name__}): is this a `ttbench bringup --out` "
+                       f"folder?") from None
+
+
+def load_side(path: str) -> Side:
+    if not os.path.isdir(path):
+        raise BadInput(f"{path} is not a folder: pass two `ttbench bringup --out` folders or Bringups")
+    if not os.path.isfile(os.path.join(path, MANIFEST)):
+        raise BadInput(f"{path} is not an export folder (no {MANIFEST}): write one with `ttbench bringup --out`")
+    manifest = _read_json(os.path.join(path, MANIFEST), MANIFEST)
+    if not isinstance(manifest, dict) or "stages" not in manifest:
+        raise BadInput(f"{path}/{MANIFEST} has no stages: not a ttbench export manifest")
+    findings = _read_json(os.path.join(path, FINDINGS), FINDINGS) if os.path.isfile(os.path.join(path, FINDINGS)) \
+        else {}
+    stages = {}
+    for name, info in manifest["stages"].items():
+        entry = {"ok": bool(info.get("ok")), "error": info.get("error"), "ops": [], "text": ""}
+        fname = info.get("file") or stage_file(name)
+        fpath = os.path.join(path, fname)
+        if entry["ok"]:
+            if not os.path.isfile(fpath):
+                raise BadInput(f"{path}: the manifest lists {fname} but the file is missing")
+            with open(fpath, errors="replace") as f:
+                text = f.read()
+            try:
+                if name in MLIR_STAGES:
+                    hashes = _weight_hashes(os.path.join(path, f"{name}.weights.mlir"))
+                    entry["ops"] = _mlir_side_ops(text, hashes)
+                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
+                elif name == "onnx":
+                    entry["ops"] = _onnx_side_ops(text)
+                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
+                else:
+                    entry["ops"] = _fx_side_ops(text)
+                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
+                if not entry["ops"] and text.strip():
+                    raise ValueError("no ops found: not the IR ttbench writes")
+            except Exception as exc:  # a file that does not parse is bad input, named
+                raise BadInput(f"{fpath} does not parse ({type(exc).__name__}: {str(exc)[:120]})") from None
+        stages[name] = entry
+    extra = {n: _read_json(os.path.join(path, n), n) for n in COMPARED_FILES if os.path.isfile(os.path.join(path, n))}
+    return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra)
+
+
+def _weight_hashes(path: str) -> dict:
+    if not os.path.isfile(path):
+        return {}
+    with open(path) as f:
+        trailer = f.read()
+    return {k.strip('"'): hashlib.sha1(bytes.fromhex(h[8:])).hexdigest()[:12] for k, h in _ENTRY_RE.findall(trailer)}
+
+
+# --- comparing --------------------------------------------------------------------------------------------
+
+def _compare_ops(a_ops: list, b_ops: list) -> tuple:
+    """(op changes per source line, moves between lines, histogram deltas). Tensor constants (the constant
+    budget covers them) and scaffolding ops (scalar constants, TTNN get_device/deallocate) are left out."""
+    a_ops = [o for o in a_ops if needs_location(o.name)]
+    b_ops = [o for o in b_ops if needs_location(o.name)]
+    by_line_a: dict = {}
+    by_line_b: dict = {}
+    for o in a_ops:
+        by_line_a.setdefault(o.line, Counter())[o.signature] += 1
+    for o in b_ops:
+        by_line_b.setdefault(o.line, Counter())[o.signature] += 1
+    name_of = {o.signature: o.name for o in a_ops + b_ops}
+    removed_all, added_all = {}, {}
+    for line in set(by_line_a) | set(by_line_b):
+        ca, cb = by_line_a.get(line, Counter()), by_line_b.get(line, Counter())
+        if ca != cb:
+            removed_all[line], added_all[line] = ca - cb, cb - ca
+    # The same op leaving one line and arriving at another is a location change.
+    moved = []
+    for line_from, removed in removed_all.items():
+        for sig in list(removed):
+            for line_to, added in added_all.items():
+                if line_to == line_from or not added.get(sig) or not removed.get(sig):
+                    continue
+                n = min(removed[sig], added[sig])
+                removed[sig] -= n
+                added[sig] -= n
+                moved.append({"op": name_of[sig], "from": line_from or "unknown", "to": line_to or "unknown",
+                              "count": n})
+    changes = []
+    for line in sorted(set(removed_all) | set(added_all)):
+        rem, add = +removed_all.get(line, Counter()), +added_all.get(line, Counter())
+        if not rem and not add:
+            continue
+        changes.append({"line": line or "unknown",
+                        "removed": dict(Counter(name_of[s] for s in rem.elements())),
+                        "added": dict(Counter(name_of[s] for s in add.elements()))})
+    ha, hb = Counter(o.name for o in a_ops), Counter(o.name for o in b_ops)
+    histogram = {n: (ha.get(n, 0), hb.get(n, 0)) for n in sorted(set(ha) | set(hb)) if ha.get(n) != hb.get(n)}
+    return changes, moved, histogram
+
+
+_BUDGET_COLUMNS = ("constants", "constant_bytes", "weights_inlined_bytes", "non_weight_constants", "coverage")
+
+
+def _budget(side: Side, stage: str) -> dict:
+    for row in (side.findings.get("summary") or {}).get("stages", []):
+        if row.get("stage") == stage:
+            return row
+    return {}
+
+
+def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) -> IRDiff:
+    left, right = load_side(a), load_side(b)
+    names = [s for s in dict.fromkeys(list(left.stages) + list(right.stages)) if stage in (None, s)]
+    if stage is not None and not names:
+        raise BadInput(f"no stage {stage!r} in either folder (stages: {', '.join(left.stages)})")
+    stage_diffs = []
+    for name in names:
+        sa, sb = left.stages.get(name), right.stages.get(name)
+        d = StageDiff(stage=name)
+        ok_a, ok_b = bool(sa and sa["ok"]), bool(sb and sb["ok"])
+        if ok_a != ok_b:
+            d.status = ("ok" if ok_a else f"failed: {sa['error'] if sa else 'absent'}",
+                        "ok" if ok_b else f"failed: {sb['error'] if sb else 'absent'}")
+        if ok_a and ok_b:
+            d.op_changes, d.moved, d.histogram = _compare_ops(sa["ops"], sb["ops"])
+            if d.op_changes or d.moved:
+                d.unified = list(difflib.unified_diff(sa["text"].splitlines(), sb["text"].splitlines(),
+                                                      f"a/{name}", f"b/{name}", n=context, lineterm=""))
+            ba, bb = _budget(left, name), _budget(right, name)
+            for col in _BUDGET_COLUMNS:
+                va, vb = ba.get(col), bb.get(col)
+                if col == "coverage" and va is not None and vb is not None and abs(va - vb) < 1e-9:
+                    continue
+                if va != vb:
+                    d.budget[col] = (va, vb)
+        stage_diffs.append(d)
+    va, vb = left.manifest.get("versions", {}), right.manifest.get("versions", {})
+    versions = {k: (va.get(k), vb.get(k)) for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)}
+    setup = {k: (left.manifest.get(k), right.manifest.get(k)) for k in ("model", "frontend", "params")
+             if left.manifest.get(k) != right.manifest.get(k)}
+    return IRDiff(a=a, b=b, versions=versions, setup=setup, stages=stage_diffs, numeric=_numeric(left, right))
+
+
+def _numeric(left: Side, right: Side, tolerance: float = 1e-4) -> list:
+    out = []
+    ra, rb = left.extra.get("run.json"), right.extra.get("run.json")
+    if ra and rb and ra.get("pcc") is not None and rb.get("pcc") is not None and rb["pcc"] < ra["pcc"] - tolerance:
+        out.append(f"whole graph ({rb.get('stage')} on {rb.get('device')}): pcc {ra['pcc']:.6f} -> {rb['pcc']:.6f}")
+    if ra and rb and ra.get("ok") != rb.get("ok"):
+        out.append(f"whole graph comparison: {'ok' if ra.get('ok') else 'failed'} -> {'ok' if rb.get('ok') else 'failed'}")
+    oa, ob = left.extra.get("op_by_op.json"), right.extra.get("op_by_op.json")
+    if oa and ob:
+        before = {(r["op"], tuple(r["inputs"])): r for r in oa.get("ops", [])}
+        for r in ob.get("ops", []):
+            old = before.get((r["op"], tuple(r["inputs"])))
+            if old and old.get("pcc") is not None and (r.get("pcc") is None or r["pcc"] < old["pcc"] - tolerance):
+                where = ", ".join(r.get("locations", [])[:2])
+                out.append(f"op {r['op']} {', '.join(r['inputs'])} ({where}): pcc {old['pcc']:.6f} -> "
+                           f"{'not run' if r.get('pcc') is None else format(r['pcc'], '.6f')}")
+    return out
+
+
+def diff(a, b, stage: Optional[str] = None) -> IRDiff:
+    """Compare two Bringups or export folders (either side may be either)."""
+    with tempfile.TemporaryDirectory(prefix="ttbench-diff-") as tmp:
+        paths = []
+        for i, side in enumerate((a, b)):
+            if isinstance(side, (str, os.PathLike)):
+                paths.append(os.fspath(side))
+            elif hasattr(side, "export"):
+                paths.append(side.export(os.path.join(tmp, f"side{i}")))
+            else:
+                raise BadInput(f"diff takes Bringups or export folders, got {type(side).__name__}")
+        result = diff_folders(*paths, stage=stage)
+        for i, side in enumerate((a, b)):
+            if not isinstance(side, (str, os.PathLike)):
+                setattr(result, "ab"[i], f"<Bringup {side.model_name} {side.frontend} {side.params}>")
+        return result
+
+
+# --- rendering --------------------------------------------------------------------------------------------
+
+def _fmt_counts(counts: dict) -> str:
+    return " + ".join(f"{n}× {k}" if n > 1 else k for k, n in sorted(counts.items())) or "nothing"
+
+
+def _fmt_budget(col: str, pair: tuple) -> str:
+    a, b = pair
+    if col == "coverage" and a is not None and b is not None:
+        return f"{col} {a:.1%} -> {b:.1%}"
+    if col in ("constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
+        return f"{col} {a:,} -> {b:,} B ({b - a:+,})"
+    return f"{col} {a} -> {b}"
+
+
+def summary_lines(d: IRDiff) -> list:
+    lines = [f"ttbench diff  a: {d.a}  b: {d.b}"]
+    for k, (x, y) in d.setup.items():
+        lines.append(f"{k}: {x} -> {y}")
+    if "params" in d.setup:
+        for s in d.stages:
+            if "weights_inlined_bytes" in s.budget:
+                x, y = s.budget["weights_inlined_bytes"]
+                lines.append(f"  {s.stage}: weights moved {'into' if (y or 0) > (x or 0) else 'out of'} the graph: "
+                             f"{abs((y or 0) - (x or 0)):,} B")
+    for k, (x, y) in d.versions.items():
+        lines.append(f"version {k}: {x} -> {y}")
+    for s in d.stages:
+        if not s.changed:
+            lines.append(f"{s.stage}: unchanged")
+            continue
+        lines.append(f"{s.stage}:")
+        if s.status:
+            lines.append(f"  status: {s.status[0]} -> {s.status[1]}")
+        for c in s.op_changes:
+            lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
+        for m in s.moved:
+            lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
+        if s.histogram:
+            lines.append("  op counts: " + ", ".join(f"{n} {x}->{y}" for n, (x, y) in list(s.histogram.items())[:8])
+                         + (" ..." if len(s.histogram) > 8 else ""))
+        for col, pair in s.budget.items():
+            lines.append("  " + _fmt_budget(col, pair))
+    for n in d.numeric:
+        lines.append(f"numeric: {n}")
+    lines.append("meaningful changes: " + ("yes" if d.changed else "none"))
+    return lines
+
+
+def render_text(d: IRDiff, unified: bool = False) -> str:
+    lines = summary_lines(d)
+    if unified:
+        for s in d.stages:
+            lines.extend(s.unified)
+    return "\n".join(lines)
+
+
+def render_html(d: IRDiff) -> str:
+    summary = "".join(f"<li>{html.escape(l)}</li>" for l in summary_lines(d))
+    blocks = []
+    for s in d.stages:
+        if not s.unified:
+            continue
+        rows = []
+        for l in s.unified[:2000]:
+            cls = "add" if l.startswith("+") else "del" if l.startswith("-") else "ctx"
+            rows.append(f"<span class='{cls}'>{html.escape(l)}</span>")
+        blocks.append(f"<details><summary>{html.escape(s.stage)}: unified diff ({len(s.unified)} lines)"
+                      f"</summary><pre>{chr(10).join(rows)}</pre></details>")
+    style = ("<style>.ttbench-diff .add{background:#e6ffec}.ttbench-diff .del{background:#ffebe9}"
+             ".ttbench-diff pre{font-size:12px;overflow-x:auto}</style>")
+    return f"<div class='ttbench-diff'>{style}<ul>{summary}</ul>{''.join(blocks)}</div>"
