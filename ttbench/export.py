@@ -71,6 +71,9 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(directory)}.tmp-", dir=parent)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the folder is the user's like any other
     try:
         for name, stage in b.stages.items():
             if not stage.ok:
