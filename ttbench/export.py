@@ -19,6 +19,7 @@ from .optional import versions
 
 MANIFEST = "manifest.json"
 FINDINGS = "findings.json"
+REPORT = "report.html"
 _RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): ("0x[0-9A-Fa-f]*")', re.M)
 
 
@@ -97,6 +98,7 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
 
             save_file({k: v.detach().contiguous() for k, v in weights.items()}, os.path.join(tmp, "weights.safetensors"))
         _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
+        b.save_html(os.path.join(tmp, REPORT))
         for fname, text in (extra_files or {}).items():
             _write(os.path.join(tmp, fname), text)
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")

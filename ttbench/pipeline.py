@@ -80,6 +80,24 @@ class Bringup:
 
         return write_bringup(self, directory, extra_files)
 
+    def _repr_html_(self) -> str:
+        from .render import render_bringup
+
+        return render_bringup(self)
+
+    def save_html(self, path: str, plots: bool = True) -> str:
+        """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
+        import os
+
+        from .render import render_bringup, standalone
+
+        page = standalone(render_bringup(self, plots=plots), f"ttbench · {self.model_name}")
+        tmp = f"{path}.tmp"
+        with open(tmp, "w") as f:
+            f.write(page)
+        os.replace(tmp, path)
+        return path
+
     def table(self) -> str:
         from .export import stage_table
 

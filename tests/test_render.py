@@ -1,0 +1,110 @@
+"""The notebook view and report.html (issue 5): structure, highlights, anchors, escaping, determinism."""
+import os
+import re
+from html.parser import HTMLParser
+
+import pytest
+import torch
+
+import ttbench as tb
+
+EVIL = "<script>alert(1)</script>"
+
+
+class Elements(HTMLParser):
+    """Every start tag with its attributes, in document order; text collected for a few checks."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.elements, self.text = [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def by_id(self):
+        return {a["id"]: (t, a) for t, a in self.elements if "id" in a}
+
+
+def test_stages_side_by_side_with_findings_and_source_links(zoo_bringup):
+    b = zoo_bringup("mlp", params="inline", tt=True)
+    page = b._repr_html_()
+    doc = Elements(page)
+    ids = doc.by_id()
+    panes = [a["id"] for t, a in doc.elements if t == "section" and "pane" in a.get("class", "")]
+    assert panes == [f"stage-{n}" for n in b.stages]  # columns in pipeline order
+    # every finding that names an op is highlighted on that op, with its kind's class
+    for f in b.findings:
+        index = f.details.get("index")
+        if index is None:
+            continue
+        tag, attrs = ids[f"op-{f.stage}-{index}"]
+        assert f"f-{f.kind}" in attrs["class"].split(), (f, attrs)
+    # source-line anchors: each row links to ops that exist, and lines reach ops in at least two stages
+    rows = [a["id"] for t, a in doc.elements if t == "tr" and a.get("id", "").startswith("src-")]
+    assert rows
+    links = [a["href"][1:] for t, a in doc.elements if t == "a" and a.get("href", "").startswith("#op-")]
+    assert links and all(target in ids for target in links)
+    stages_per_line = {}
+    row = None
+    for t, a in doc.elements:
+        if t == "tr" and a.get("id", "").startswith("src-"):
+            row = a["id"]
+        elif t == "a" and row and a.get("href", "").startswith("#op-"):
+            stages_per_line.setdefault(row, set()).add(a["href"].split("-")[1])
+    assert all(len(s) >= 2 for s in stages_per_line.values())
+    assert "constant: 8.0 KiB" in page  # inlined constants carry their size
+    # ops link back to their source row
+    back = [a["href"] for t, a in doc.elements if t == "a" and "ln" in a.get("class", "")]
+    assert back and all(h[1:] in ids for h in back)
+
+
+def test_ids_are_deterministic(zoo_bringup):
+    m, x = tb.models.load("mlp")
+    first = Elements(tb.bringup(m, x, tt=False, name="mlp")._repr_html_()).by_id()
+    m, x = tb.models.load("mlp")
+    second = Elements(tb.bringup(m, x, tt=False, name="mlp")._repr_html_()).by_id()
+    assert list(first) == list(second)
+
+
+def test_untrusted_names_render_as_text(tmp_path):
+    source = tmp_path / "evil_<script>alert(1).py"
+    source.write_text(
+        "import torch\n"
+        "class Evil(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        f"        self.add_module({EVIL!r}, torch.nn.Linear(4, 4))\n"
+        "    def forward(self, x):\n"
+        f"        return getattr(self, {EVIL!r})(x).relu()\n")
+    namespace = {}
+    exec(compile(source.read_text(), str(source), "exec"), namespace)
+    b = tb.bringup(namespace["Evil"](), (torch.randn(2, 4),), name=EVIL)
+    assert b.ok
+    path = b.save_html(str(tmp_path / "report.html"))
+    page = open(path).read()
+    assert "<script>" not in page and "alert(1)</script>" not in page
+    text = "".join(Elements(page).text)
+    assert EVIL in text  # shown, as text: model name and the parameter names in the IR
+    assert "evil_<script>alert(1).py" in text  # the source file name in the source pane
+
+
+def test_large_models_are_folded_and_capped(zoo_bringup):
+    from ttbench.render.bringup_html import FOLD_AFTER
+
+    b = zoo_bringup("mobilenet_v2")
+    page = b._repr_html_()
+    assert page.count("class='fold'") > 5 and "ops without findings" in page
+    assert len(page) < 2_000_000
+    assert not re.search(r"0x[0-9A-Fa-f]{32,}", page)  # no weight payloads
+    assert FOLD_AFTER >= 8
+
+
+def test_export_folder_has_report_with_plots(tmp_path, zoo_bringup):
+    out = zoo_bringup("mlp").export(str(tmp_path / "mlp"))
+    page = open(os.path.join(out, "report.html")).read()
+    assert page.startswith("<!doctype html>") and "data:image/png;base64," in page
+    assert "http://" not in page and "https://" not in page  # opens without a network

@@ -1,0 +1,192 @@
+"""The default view of a Bringup: one self-contained HTML block (inline CSS, works without JavaScript, survives
+nbconvert) with the stages side by side, findings highlighted in place and a source pane that links each of the
+user's source lines to its ops in every stage. Every piece of IR, name and path is escaped.
+
+Ids are derived from stage names and op indices (`op-stablehlo-12`, `src-3`), so two renders of the same bringup
+give the same page. Long runs of ops without findings are folded and each pane is capped ("show all" opens the
+rest), so resnet50 stays light in a browser.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter, OrderedDict
+
+from ..analysis.findings import KINDS, human_bytes
+
+KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e"}
+KIND_LABELS = {"inplace": "in-place op", "constant": "inlined constant", "location_lost": "location lost",
+               "verifier": "verifier failure"}
+FOLD_AFTER = 12  # a run of more uninteresting ops than this is folded
+PANE_CAP = 1500  # ops shown before "show all"
+MAX_OP_CHARS = 150  # longer ops are cut (the full line is in the stage text and the export folder)
+FOLDED_OP_CHARS = 100
+
+CSS = """
+.ttb{font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:13px;color:#1f2328}
+.ttb table{border-collapse:collapse;margin:4px 0}.ttb td,.ttb th{border:1px solid #d0d7de;padding:2px 6px;text-align:left}
+.ttb .legend span{display:inline-block;margin-right:12px}.ttb .chip{display:inline-block;width:10px;height:10px;margin-right:4px}
+.ttb .panes{display:flex;gap:8px;overflow-x:auto;align-items:flex-start}
+.ttb .pane{flex:0 0 560px;max-width:560px;border:1px solid #d0d7de;border-radius:4px}
+.ttb .pane h3{margin:0;padding:4px 8px;background:#f6f8fa;font-size:13px}
+.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
+.ttb .op{display:block;white-space:pre}.ttb .op:target,.ttb tr:target{background:#fff8c5;outline:1px solid #d4a72c}
+.ttb .ln{color:#6e7781;text-decoration:none;margin-right:6px}
+.ttb .f-inplace{border-left:4px solid #d1242f;background:#ffebe9}.ttb .f-constant{border-left:4px solid #9a6700;background:#fff8c5}
+.ttb .f-location_lost{border-left:4px solid #8250df;background:#fbefff}.ttb .f-verifier{border-left:4px solid #cf222e;background:#ffcecb}
+.ttb .badge{color:#57606a;font-style:italic;margin-left:8px}
+.ttb details.fold>summary{color:#57606a;cursor:pointer;font-style:italic}
+.ttb .failed{color:#cf222e}.ttb .src{border:1px solid #d0d7de;border-radius:4px;margin:8px 0;max-height:40vh;overflow-y:auto}
+.ttb .hl .k{color:#cf222e}.ttb .hl .n{color:#0550ae}.ttb .hl .t{color:#116329}.ttb .hl .s{color:#0a3069}.ttb .hl .c{color:#6e7781}
+"""
+
+_TOKEN_RE = re.compile(r'(?P<s>"(?:[^"\\]|\\.)*")|(?P<n>%[\w$.#-]+|@[\w$.-]+)|(?P<t>!?[a-z_]+<[^<>]*(?:<[^<>]*>[^<>]*)*>)'
+                       r'|(?P<k>\b[a-z_]+\.[a-z_][\w.]*)|(?P<c>#loc\d*|loc\()')
+
+
+def highlight(text: str) -> str:
+    """Escape and colour one line of IR: op names, SSA values/symbols, types, strings, locations.
+    A small tokenizer instead of a lexer per line: thousands of ops must render in well under a second."""
+    out, pos = [], 0
+    for m in _TOKEN_RE.finditer(text):
+        out.append(html.escape(text[pos:m.start()]))
+        out.append(f'<span class="{m.lastgroup}">{html.escape(m.group(0))}</span>')
+        pos = m.end()
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+def _short_text(text: str) -> str:
+    return text if len(text) <= MAX_OP_CHARS else text[:MAX_OP_CHARS] + " …"
+
+
+def _source_lines(b) -> "OrderedDict":
+    """Source line (SourceLoc) -> {stage: [op index, ...]}, lines ordered by file then line."""
+    lines: dict = {}
+    for name, stage in b.stages.items():
+        for op in stage.ops:
+            if op.location is not None:
+                lines.setdefault(op.location, {}).setdefault(name, []).append(op.index)
+    return OrderedDict(sorted(lines.items(), key=lambda kv: (kv[0].file, kv[0].line)))
+
+
+def _findings_by_op(findings) -> dict:
+    out: dict = {}
+    for f in findings:
+        index = f.details.get("index") if isinstance(f.details, dict) else None
+        if index is not None:
+            out.setdefault((f.stage, index), []).append(f)
+    return out
+
+
+def _header(b, findings) -> str:
+    counts = findings.counts()
+    rows = []
+    for name, s in b.stages.items():
+        per_kind = Counter(f.kind for f in findings if f.stage == name)
+        status = "ok" if s.ok else f"<span class='failed'>{html.escape(s.error or 'failed')}</span>"
+        rows.append(f"<tr><td><a href='#stage-{html.escape(name)}'>{html.escape(name)}</a></td><td>{status}</td>"
+                    f"<td>{len(s.ops)}</td><td>{s.seconds:.2f}s</td>"
+                    + "".join(f"<td>{per_kind.get(k, 0) or ''}</td>" for k in KINDS) + "</tr>")
+    head = "".join(f"<th>{html.escape(KIND_LABELS[k])}</th>" for k in KINDS)
+    title = (f"<h2 style='margin:4px 0'>{html.escape(b.model_name)} · frontend={html.escape(b.frontend)} · "
+             f"params={html.escape(b.params)} · {b.seconds:.1f}s</h2>")
+    legend = "".join(f"<span><span class='chip' style='background:{KIND_COLOURS[k]}'></span>"
+                     f"{html.escape(KIND_LABELS[k])} ({counts[k]})</span>" for k in KINDS)
+    return (title + f"<table><thead><tr><th>stage</th><th>status</th><th>ops</th><th>time</th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table><div class='legend'>{legend}</div>")
+
+
+def _source_pane(b, lines) -> str:
+    names = list(b.stages)
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    rows = []
+    for k, (loc, per_stage) in enumerate(lines.items()):
+        cells = []
+        for n in names:
+            idx = per_stage.get(n)
+            cells.append(f"<td><a href='#op-{html.escape(n)}-{idx[0]}'>{len(idx)}</a></td>" if idx else "<td></td>")
+        rows.append(f"<tr id='src-{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
+                    f"{''.join(cells)}</tr>")
+    return (f"<details open class='src'><summary>source lines ({len(lines)}): ops per stage, click to jump"
+            f"</summary><table><thead><tr><th>line</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"</details>")
+
+
+def _plain_line(op) -> str:
+    """A folded op: no id, link or colour (nothing links into a fold; the page must stay small)."""
+    text = op.text if len(op.text) <= FOLDED_OP_CHARS else op.text[:FOLDED_OP_CHARS] + " …"
+    return f"<span class='op'><span class='ln'>{op.index}</span>{html.escape(text)}</span>"
+
+
+def _op_line(stage_name, op, found, src_ids) -> str:
+    kinds = sorted({f.kind for f in found})
+    classes = "op" + "".join(f" f-{k}" for k in kinds)
+    badge = ""
+    if found:
+        texts = []
+        for f in found:
+            texts.append(f"{f.kind}: {human_bytes(f.nbytes)}" if f.kind == "constant" and f.nbytes else f.kind)
+        badge = f"<span class='badge'>{html.escape('; '.join(dict.fromkeys(texts)))}</span>"
+    src = src_ids.get(op.location)
+    link = (f"<a class='ln' href='#src-{src}' title='{html.escape(str(op.location))}'>{op.index}</a>" if src is not None
+            else f"<span class='ln'>{op.index}</span>")
+    return (f"<span class='{classes}' id='op-{html.escape(stage_name)}-{op.index}'>{link}"
+            f"{highlight(_short_text(op.text))}{badge}</span>")
+
+
+def _stage_pane(name, stage, by_op, src_ids) -> str:
+    if not stage.ok:
+        return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)}</h3>"
+                f"<pre class='failed'>{html.escape(stage.error or 'failed')}</pre></section>")
+    seen_lines, interesting = set(), []
+    for op in stage.ops:
+        first_at_line = op.location is not None and op.location not in seen_lines
+        seen_lines.add(op.location)
+        interesting.append(first_at_line or (name, op.index) in by_op)
+    parts, run = [], []
+
+    def flush():
+        if len(run) > FOLD_AFTER:
+            parts.append(f"<details class='fold'><summary>… {len(run)} ops without findings …</summary>"
+                         f"{''.join(run)}</details>")
+        else:
+            parts.extend(run)
+        run.clear()
+
+    shown = stage.ops[:PANE_CAP]
+    for op, keep in zip(shown, interesting):
+        if keep:
+            flush()
+            parts.append(_op_line(name, op, by_op.get((name, op.index), []), src_ids))
+        else:
+            run.append(_plain_line(op))
+    flush()
+    rest = stage.ops[PANE_CAP:]
+    if rest:
+        more = "".join(_op_line(name, op, by_op.get((name, op.index), []), src_ids) if keep else _plain_line(op)
+                       for op, keep in zip(rest, interesting[PANE_CAP:]))
+        parts.append(f"<details class='fold'><summary>show all ({len(rest)} more ops)</summary>{more}</details>")
+    return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)} · {len(stage.ops)} ops"
+            f"</h3><pre class='hl'>{''.join(parts)}</pre></section>")
+
+
+def render_bringup(b, plots: bool = False) -> str:
+    """The whole view as one HTML string (a <div>; `standalone` wraps it into a page)."""
+    findings = b.findings
+    lines = _source_lines(b)
+    src_ids = {loc: k for k, loc in enumerate(lines)}
+    by_op = _findings_by_op(findings)
+    panes = "".join(_stage_pane(n, s, by_op, src_ids) for n, s in b.stages.items())
+    extra = ""
+    if plots:
+        from .plots import stage_bars_png
+
+        extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
+    return (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines)}"
+            f"<div class='panes'>{panes}</div></div>")
+
+
+def standalone(body: str, title: str) -> str:
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
+            f"<body>{body}</body></html>")
