@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: setup demo test test-fast system-deps bench golden clean
+.PHONY: setup demo test test-fast system-deps bench golden screenshot clean
 
 setup: $(STAMP)
 
@@ -42,12 +42,22 @@ golden: setup
 	done
 	@echo "refreshed tests/golden/{$(GOLDEN_MODELS)}: review with git diff, commit with the change that caused it"
 
+# A real headless-Chromium screenshot of mobilenet_v2's report.html (installs Debian's chromium when it can).
+screenshot: setup
+	@command -v chromium >/dev/null || apt-get install -y -q chromium >/dev/null 2>&1 || { echo "needs chromium (apt-get install chromium)"; exit 2; }
+	$(BIN)/ttbench bringup mobilenet_v2 --out $(OUT)/mobilenet_v2 >/dev/null
+	chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+	  --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d) --hide-scrollbars \
+	  --window-size=1600,1200 --screenshot=$(OUT)/mobilenet_v2/report.png file://$(CURDIR)/$(OUT)/mobilenet_v2/report.html
+	@echo "screenshot: $(OUT)/mobilenet_v2/report.png"
+
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_hoist.py
 	$(BIN)/python benchmarks/bench_diff.py
+	$(BIN)/python benchmarks/bench_render.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -108,3 +108,46 @@ def test_export_folder_has_report_with_plots(tmp_path, zoo_bringup):
     page = open(os.path.join(out, "report.html")).read()
     assert page.startswith("<!doctype html>") and "data:image/png;base64," in page
     assert "http://" not in page and "https://" not in page  # opens without a network
+
+
+def test_fx_graph_coloured_by_findings_and_clustered_by_module():
+    from test_findings import InPlace
+
+    from ttbench import optional
+
+    b = tb.bringup(InPlace(), (torch.randn(4, 8),), frontend="dynamo", tt=False)
+    g = b.stages["fx"].graph()
+    assert g.dot.count('fillcolor="#d1242f"') == 3  # the three in-place ops
+    assert "subgraph cluster_" in g.dot and "lin" in g.dot  # the Linear's module path
+    assert optional.dot().available, "make setup installs Debian's graphviz; graph views are tested for real"
+    svg = g._repr_html_()
+    assert "<svg" in svg and "Tensor.relu_" in svg
+
+
+def test_mlir_graph_is_capped_and_says_so_and_falls_back_without_dot(zoo_bringup, monkeypatch):
+    from ttbench import optional
+
+    stage = zoo_bringup("mobilenet_v2").stages["torchfx"]
+    g = stage.graph(max_nodes=50)
+    assert g.shown == 50 and g.total == len(stage.ops) and f"showing 50 of {len(stage.ops)} ops" in g.dot
+    assert " -> " in g.dot  # def-use edges
+    only_conv = stage.graph(op_filter="convolution")
+    assert only_conv.total == sum("convolution" in op.name for op in stage.ops)
+    monkeypatch.setattr(optional, "dot", lambda: optional.Piece("dot", False, "", "apt-get install graphviz"))
+    fallback = g._repr_html_()
+    assert "apt-get install graphviz" in fallback and "digraph stage" in fallback and "<svg" not in fallback
+
+
+def test_netron_serves_on_localhost_and_stops(zoo_bringup):
+    import urllib.error
+    import urllib.request
+
+    b = zoo_bringup("mlp", frontend="onnx")
+    frame = b.stages["onnx"].netron()
+    assert frame.src.startswith("http://127.0.0.1:")
+    assert urllib.request.urlopen(frame.src, timeout=10).status == 200
+    tb.netron_stop()
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        urllib.request.urlopen(frame.src, timeout=5)
+    with pytest.raises(tb.BadInput, match="netron shows the onnx stage"):
+        zoo_bringup("mlp").stages["fx"].netron()

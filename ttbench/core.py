@@ -70,12 +70,26 @@ class Stage:
     module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
     artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
+    _owner: Any = field(default=None, repr=False)  # the Bringup, whose findings colour the graph view
 
     def full_text(self) -> str:
         """The complete, parseable IR (weights included, locations kept)."""
         if self._full_text is None:
             return self.text
         return self._full_text()
+
+    def graph(self, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
+        """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
+        from .render.graph import stage_graph
+
+        findings = self._owner.findings if self._owner is not None else None
+        return stage_graph(self, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
+
+    def netron(self, port: int = 0, height: int = 600):
+        """The onnx stage in netron, served on 127.0.0.1 and shown in an IFrame (stop with tb.netron_stop())."""
+        from .render.netron_view import show
+
+        return show(self, port=port, height=height)
 
     @classmethod
     def skipped(cls, name: str, failed: str) -> "Stage":

@@ -242,6 +242,8 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
         if progress:
             progress("ttnn")
         stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", result.failed_stage.name)
+    for stage in stages.values():
+        stage._owner = result
     if strict and not result.ok:
         raise StageFailed(result.failed_stage.error)
     result.seconds = time.perf_counter() - t_start

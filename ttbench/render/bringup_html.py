@@ -13,6 +13,7 @@ import re
 from collections import Counter, OrderedDict
 
 from ..analysis.findings import KINDS, human_bytes
+from ..analysis.op_kinds import needs_location
 
 KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e"}
 KIND_LABELS = {"inplace": "in-place op", "constant": "inlined constant", "location_lost": "location lost",
@@ -65,7 +66,7 @@ def _source_lines(b) -> "OrderedDict":
     lines: dict = {}
     for name, stage in b.stages.items():
         for op in stage.ops:
-            if op.location is not None:
+            if op.location is not None and needs_location(op.name):  # link to real ops, not their scalars
                 lines.setdefault(op.location, {}).setdefault(name, []).append(op.index)
     return OrderedDict(sorted(lines.items(), key=lambda kv: (kv[0].file, kv[0].line)))
 
@@ -141,8 +142,9 @@ def _stage_pane(name, stage, by_op, src_ids) -> str:
                 f"<pre class='failed'>{html.escape(stage.error or 'failed')}</pre></section>")
     seen_lines, interesting = set(), []
     for op in stage.ops:
-        first_at_line = op.location is not None and op.location not in seen_lines
-        seen_lines.add(op.location)
+        first_at_line = op.location is not None and needs_location(op.name) and op.location not in seen_lines
+        if first_at_line:
+            seen_lines.add(op.location)
         interesting.append(first_at_line or (name, op.index) in by_op)
     parts, run = [], []
 

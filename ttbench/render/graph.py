@@ -1,0 +1,110 @@
+"""Graph views of a stage: the FX graph (clusters by module path) or an MLIR stage's op graph (def-use edges),
+nodes coloured by finding kind. Rendered to SVG by graphviz's `dot` when it is installed; otherwise the DOT text,
+with how to install it. Large graphs are cut to `max_nodes` (and can be filtered), and say so."""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import optional
+from .bringup_html import KIND_COLOURS
+
+_DEF_RE = re.compile(r"^(%[\w$.-]+)(?::\d+)? = ")
+_USE_RE = re.compile(r"%[\w$.-]+")
+MAX_NODES = 300
+
+
+@dataclass
+class Graph:
+    dot: str  # DOT source
+    shown: int
+    total: int
+
+    @property
+    def caption(self) -> str:
+        return f"showing {self.shown} of {self.total} ops" if self.shown < self.total else f"{self.total} ops"
+
+    def svg(self) -> Optional[str]:
+        piece = optional.dot()
+        if not piece.available:
+            return None
+        done = subprocess.run([piece.detail, "-Tsvg"], input=self.dot, capture_output=True, text=True, timeout=120)
+        return done.stdout if done.returncode == 0 else None
+
+    def _repr_html_(self) -> str:
+        svg = self.svg()
+        caption = f"<div><i>{html.escape(self.caption)}</i></div>"
+        if svg is not None:
+            return caption + svg[svg.find("<svg"):]
+        return (caption + f"<div>graphviz's <code>dot</code> is not installed ({html.escape(optional.dot().hint)}); "
+                f"DOT text:</div><pre>{html.escape(self.dot)}</pre>")
+
+    def __repr__(self) -> str:
+        return f"<Graph: {self.caption}{'' if optional.dot().available else '; dot not installed: ' + optional.dot().hint}>"
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _kinds_by_index(findings, stage: str) -> dict:
+    out: dict = {}
+    for f in findings or ():
+        if f.stage == stage and f.details.get("index") is not None:
+            out.setdefault(f.details["index"], set()).add(f.kind)
+    return out
+
+
+def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Optional[str] = None,
+                kind: Optional[str] = None) -> Graph:
+    """`op_filter`: keep ops whose name contains it; `kind`: keep ops with a finding of that kind."""
+    kinds = _kinds_by_index(findings, stage.name)
+    ops = [op for op in stage.ops if (op_filter is None or op_filter in op.name)
+           and (kind is None or kind in kinds.get(op.index, ()))]
+    total = len(ops)
+    ops = ops[:max_nodes]
+    keep = {op.index for op in ops}
+    clusters: dict = {}
+    nodes, edges = [], []
+    if stage.name == "fx" and stage.module is not None:
+        fx_nodes = {n.name: n for n in stage.module.graph.nodes}
+        index_of = {op.attrs.get("node"): op.index for op in stage.ops}
+        for op in ops:
+            node = fx_nodes.get(op.attrs.get("node"))
+            stack = (node.meta.get("nn_module_stack") or {}) if node is not None else {}
+            path = list(stack.values())[-1][0] if stack else ""
+            clusters.setdefault(path, []).append(op)
+            for arg in (node.all_input_nodes if node is not None else ()):
+                if index_of.get(arg.name) in keep:
+                    edges.append((index_of[arg.name], op.index))
+    else:
+        producer = {}
+        for op in stage.ops:
+            m = _DEF_RE.match(op.text)
+            uses = _USE_RE.findall(op.text[m.end():] if m else op.text)
+            if op.index in keep:
+                for u in uses:
+                    if producer.get(u) in keep:
+                        edges.append((producer[u], op.index))
+                clusters.setdefault(op.attrs.get("func") or "", []).append(op)
+            if m:
+                producer[m.group(1)] = op.index
+    lines = ["digraph stage {", "  rankdir=TB; node [shape=box, style=filled, fillcolor=white, fontsize=10];",
+             f"  label={_quote(f'{stage.name}: {Graph(dot=str(), shown=len(ops), total=total).caption}')};"]
+    for k, (cluster, members) in enumerate(clusters.items()):
+        if cluster:
+            lines.append(f"  subgraph cluster_{k} {{ label={_quote(cluster)}; style=dashed;")
+        for op in members:
+            fill = next((KIND_COLOURS[kd] for kd in ("verifier", "inplace", "constant", "location_lost")
+                         if kd in kinds.get(op.index, ())), "white")
+            font = "white" if fill != "white" else "black"
+            label = op.name + (f"\n{op.location.short}" if op.location else "")
+            lines.append(f"    n{op.index} [label={_quote(label)}, fillcolor={_quote(fill)}, fontcolor={font}];")
+        if cluster:
+            lines.append("  }")
+    lines += [f"  n{a} -> n{b};" for a, b in dict.fromkeys(edges)]
+    lines.append("}")
+    return Graph(dot="\n".join(lines) + "\n", shown=len(ops), total=total)
