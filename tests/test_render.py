@@ -151,3 +151,19 @@ def test_netron_serves_on_localhost_and_stops(zoo_bringup):
         urllib.request.urlopen(frame.src, timeout=5)
     with pytest.raises(tb.BadInput, match="netron shows the onnx stage"):
         zoo_bringup("mlp").stages["fx"].netron()
+
+
+def test_explorer_filters_and_shows_an_op():
+    from test_findings import InPlace
+
+    b = tb.bringup(InPlace(), (torch.randn(4, 8),), frontend="dynamo", tt=False)
+    ex = tb.explore(b)
+    assert [s.description for s in ex.lists.children] == ["fx", "torchfx"]
+    ex.kind.value = "inplace"
+    fx_list = ex.lists.children[0]
+    assert [label.split(" ")[1] for label, _ in fx_list.options] == ["Tensor.relu_", "Tensor.add_", "_operator.setitem"]
+    ex.line.value = "test_findings.py:18"
+    assert len(ex.lists.children[0].options) == 1
+    ex.lists.children[1].value = ex.lists.children[1].options[0][1]  # click the torchfx op
+    assert "torch.aten.relu_" in ex.details.value and "inplace" in ex.details.value
+    assert "test_findings.py:18" in ex.details.value  # its location chain

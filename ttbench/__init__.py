@@ -9,6 +9,7 @@ from .run import devices  # noqa: E402
 from .hoist import Hoisted, hoist_constants  # noqa: E402
 from .diff import IRDiff, diff  # noqa: E402
 from .render.netron_view import stop as netron_stop  # noqa: E402
+from .render.explorer import explore  # noqa: E402
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop",
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop", "explore",
            "__version__"]
