@@ -132,3 +132,12 @@ def test_onnx_file_is_never_written_into_the_repo(zoo_bringup):
                            capture_output=True, text=True).stdout.split()
     on_disk = [os.path.join(d, f) for d, _, fs in os.walk(repo) if ".venv" not in d for f in fs if f.endswith(".onnx")]
     assert found == [] and on_disk == []
+
+
+def test_framework_frames_are_recognised_from_another_machine():
+    from ttbench.locations import is_user_file
+
+    assert not is_user_file("/elsewhere/.venv/lib/python3.11/site-packages/torch/nn/modules/linear.py")
+    assert not is_user_file("/usr/lib/python3/dist-packages/torch_mlir/extras/fx_importer.py")
+    assert is_user_file("/elsewhere/.venv/lib/python3.11/site-packages/transformers/models/bert/modeling_bert.py")
+    assert is_user_file("/home/me/project/torchvision_like/model.py")

@@ -30,13 +30,19 @@ def _framework_dirs() -> tuple:
 _FRAMEWORK_DIRS: Optional[tuple] = None
 
 
+# The same frameworks installed anywhere else: IR written on another machine or checkout (a golden export folder)
+# names them under that machine's site-packages.
+_INSTALLED_FRAMEWORK_RE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:torch|torch_mlir|onnxscript|onnx_ir|onnx|"
+                                     r"jax|jaxlib)[/\\]")
+
+
 def is_user_file(path: str) -> bool:
     global _FRAMEWORK_DIRS
     if _FRAMEWORK_DIRS is None:
         _FRAMEWORK_DIRS = _framework_dirs()
     if not path or path.startswith("<") or path == "-":
         return False
-    return not path.startswith(_FRAMEWORK_DIRS)
+    return not (path.startswith(_FRAMEWORK_DIRS) or _INSTALLED_FRAMEWORK_RE.search(path))
 
 
 def user_frame(chain) -> Optional[SourceLoc]:
