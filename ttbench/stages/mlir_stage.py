@@ -51,6 +51,8 @@ def _diagnostic_location(where: str) -> str:
 
     if where.startswith("loc(") and where.endswith(")"):
         frames = LocTable("").frames(where[4:-1])
+    elif where.startswith(("callsite(", "fused", '"')) and not re.match(r'^"[^"]*":\d+:\d+$', where):
+        frames = LocTable("").frames(where)
     else:
         m = re.match(r"(.*):(\d+):\d+$", where)
         frames = ()
@@ -65,6 +67,10 @@ def _diagnostic_location(where: str) -> str:
 def compiler_error(stage_name: str, message: str) -> str:
     """One line: the stage, the first diagnostic (its op named), and where it points in the user's source."""
     lines = message.splitlines()
+    for line in lines:  # the verifier's form: "error: LOC: 'op' op message"
+        m = re.match(r"^error: (.+?): ('[\w.$]+' op .*)$", line.strip())
+        if m:
+            return f"{stage_name}: {m.group(2)[:300]}{_diagnostic_location(m.group(1))}"
     for line in lines:
         if ": error: " in line:
             where, _, what = line.partition(": error: ")
