@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: setup demo test test-fast system-deps bench golden screenshot clean
+.PHONY: setup demo test test-fast system-deps bench golden screenshot sweep lab clean
 
 setup: $(STAMP)
 
@@ -50,6 +50,14 @@ screenshot: setup
 	  --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d) --hide-scrollbars \
 	  --window-size=1600,1200 --screenshot=$(OUT)/mobilenet_v2/report.png file://$(CURDIR)/$(OUT)/mobilenet_v2/report.html
 	@echo "screenshot: $(OUT)/mobilenet_v2/report.png"
+
+# The zoo status table (docs/status.md, .html, .json): every model x frontend, TT stages and the CPU run included.
+sweep: setup
+	$(BIN)/ttbench sweep --jobs $(JOBS) --out docs
+
+# JupyterLab on 127.0.0.1 with the notebooks.
+lab: setup
+	$(BIN)/jupyter lab --ip=127.0.0.1 --no-browser notebooks
 
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py

@@ -4,10 +4,12 @@
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
+    ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
-pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
+pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did. `sweep`: 1 when a failure is not in the known
+list.
 """
 from __future__ import annotations
 
@@ -164,6 +166,28 @@ def cmd_diff(args) -> int:
     return 1 if result.changed else 0
 
 
+def cmd_sweep(args) -> int:
+    from . import sweep as sw
+
+    model_names = [m for m in (args.models or "").split(",") if m] or None
+    frontends = [f for f in args.frontends.split(",") if f]
+
+    def progress(done, total, row):
+        print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
+
+    rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
+                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress)
+    print(sw.markdown(rows))
+    for r in rows:
+        if r["status"] == "known failure now passes":
+            print(f"{r['model']}/{r['frontend']} is listed as a known failure but passes now: remove it from "
+                  f"{args.known or sw.KNOWN_FAILURES}")
+    if args.out:
+        for path in sw.write(rows, args.out):
+            print(f"wrote {path}")
+    return 1 if any(r["status"] == "new failure" for r in rows) else 0
+
+
 def cmd_models(args) -> int:
     from . import models
 
@@ -213,6 +237,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--html", metavar="FILE", help="also write the diff as a self-contained HTML page")
     d.add_argument("--unified", action="store_true", help="print the unified diff of the normalised IR too")
     d.set_defaults(func=cmd_diff)
+    sw = sub.add_parser("sweep", help="every zoo model through every frontend: a status table")
+    sw.add_argument("--models", help="comma-separated zoo names (default: all)")
+    sw.add_argument("--frontends", default=",".join(FRONTENDS), help="comma-separated (default: all)")
+    sw.add_argument("--out", help="write status.md, status.html and status.json here")
+    sw.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
+    sw.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
+    sw.add_argument("--no-run", action="store_true", help="skip the CPU run against PyTorch")
+    sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
+    sw.set_defaults(func=cmd_sweep)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
     return parser

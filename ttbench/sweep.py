@@ -1,0 +1,176 @@
+"""`ttbench sweep`: every zoo model through every frontend, in parallel worker processes, as one status table.
+
+Each (model, frontend) job is a child process (`python -m ttbench.sweep job ...`), so a native crash or a hang is a
+row of the table, not the end of the sweep. Known failures live in one list, models/known_failures.json; the sweep
+marks them, and says when one starts passing (delete it from the list then).
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from . import models
+from .core import FRONTEND_STAGES, FRONTENDS, BadInput
+
+KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
+JOB_TIMEOUT_S = 1200
+
+
+def known_failures(path: str = KNOWN_FAILURES) -> dict:
+    """{"model/frontend": {"stage", "reason"}} from the list (an absent file is an empty list)."""
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except ValueError as exc:
+        raise BadInput(f"{path} is not valid JSON ({exc})") from None
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def run_job(model: str, frontend: str, tt: bool, run: bool) -> dict:
+    """One bringup (+ CPU run) -> its row (in the child process)."""
+    import ttbench as tb
+
+    t0 = time.perf_counter()
+    m, x = tb.models.load(model)
+    b = tb.bringup(m, x, frontend=frontend, tt=tt, name=model)
+    ok_stages = [n for n, s in b.stages.items() if s.ok]
+    failed = b.failed_stage
+    summary = {r["stage"]: r for r in b.findings.summary().rows}
+    hlo = summary.get("stablehlo", {})
+    row = {"model": model, "frontend": frontend, "furthest": ok_stages[-1] if ok_stages else None,
+           "failed_stage": failed.name if failed else None, "error": failed.error if failed else None,
+           "ops": {n: len(s.ops) for n, s in b.stages.items() if s.ok},
+           "constant_bytes": hlo.get("constant_bytes"), "weights_inlined": hlo.get("weights_inlined"),
+           "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
+    if run and b.stages.get("stablehlo") is not None and b.stages["stablehlo"].ok:
+        result = b.run("stablehlo", device="cpu")
+        row["pcc"], row["run_ok"] = result.pcc, result.ok
+        if not result.ok and row["error"] is None:
+            row["error"] = f"cpu run: {result.message}"
+    row["seconds"] = round(time.perf_counter() - t0, 1)
+    return row
+
+
+def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="ttbench-sweep-") as tmp:
+        out = os.path.join(tmp, "row.json")
+        cmd = [sys.executable, "-m", "ttbench.sweep", "job", model, frontend, out, str(int(tt)), str(int(run))]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, start_new_session=True)
+        except subprocess.TimeoutExpired:
+            return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
+                    "error": f"timed out after {timeout:g} s"}
+        if os.path.isfile(out):
+            with open(out) as f:
+                return json.load(f)
+        tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [f"exit {done.returncode}"]
+        return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
+                "error": f"job died ({'signal ' + str(-done.returncode) if done.returncode < 0 else 'exit ' + str(done.returncode)}): {tail[0][:200]}"}
+
+
+def classify(row: dict, known: dict) -> str:
+    entry = known.get(f"{row['model']}/{row['frontend']}")
+    failed = row.get("failed_stage") or (row.get("run_ok") is False and "run")
+    if entry:
+        return "known failure" if failed else "known failure now passes"
+    return "new failure" if failed else "pass"
+
+
+def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
+          known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S) -> list:
+    model_names = list(model_names or models.names())
+    unknown = [m for m in model_names if m not in models.names()]
+    if unknown:
+        raise BadInput(f"unknown model(s) {', '.join(unknown)}: `ttbench models` lists the zoo")
+    bad = [f for f in frontends if f not in FRONTENDS]
+    if bad:
+        raise BadInput(f"unknown frontend(s) {', '.join(bad)}: choose from {', '.join(FRONTENDS)}")
+    if jobs < 1:
+        raise BadInput(f"--jobs must be at least 1, got {jobs}")
+    known = known_failures(known_path)
+    todo = [(m, f) for m in model_names for f in frontends]
+    done = [0]
+
+    def one(job):
+        row = _child(*job, tt=tt, run=run, timeout=timeout)
+        row["status"] = classify(row, known)
+        row["known_reason"] = (known.get(f"{job[0]}/{job[1]}") or {}).get("reason")
+        done[0] += 1
+        if progress:
+            progress(done[0], len(todo), row)
+        return row
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, todo))
+
+
+COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constant bytes", "weights inlined",
+           "coverage", "cpu pcc", "seconds", "error / known reason")
+
+
+def _cells(row: dict) -> list:
+    def pct(v):
+        return f"{v:.1%}" if isinstance(v, (int, float)) else "-"
+
+    return [row["model"], row["frontend"], row["status"], row.get("furthest") or "-",
+            str(row.get("ops", {}).get("stablehlo", "-")), f"{row['constant_bytes']:,}" if row.get("constant_bytes")
+            is not None else "-", pct(row.get("weights_inlined")), pct(row.get("coverage")),
+            f"{row['pcc']:.6f}" if row.get("pcc") is not None else "-", str(row.get("seconds", "-")),
+            (row.get("error") or "") + (f" [known: {row['known_reason']}]" if row.get("known_reason") else "")]
+
+
+def markdown(rows: list) -> str:
+    def esc(s):
+        return s.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(esc(c) for c in _cells(r)) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def html_table(rows: list) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(r)) + "</tr>" for r in rows)
+    return (f"<!doctype html><meta charset='utf-8'><title>ttbench sweep</title><table border='1' "
+            f"style='border-collapse:collapse;font:13px sans-serif'><thead><tr>{head}</tr></thead><tbody>{body}"
+            f"</tbody></table>")
+
+
+def write(rows: list, out: str, header: Optional[str] = None) -> list:
+    os.makedirs(out, exist_ok=True)
+    counts = {s: sum(r["status"] == s for r in rows) for s in
+              ("pass", "known failure", "new failure", "known failure now passes")}
+    intro = (header or "# Bringup status\n\nRegenerate with `make sweep`.") + "\n\n" + \
+        ", ".join(f"{v} {k}" for k, v in counts.items()) + "\n\n"
+    paths = []
+    for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_table(rows)),
+                       ("status.json", json.dumps({"counts": counts, "rows": rows}, indent=2, default=str) + "\n")):
+        path = os.path.join(out, name)
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+        paths.append(path)
+    return paths
+
+
+def _job_main(argv) -> int:
+    model, frontend, out, tt, run = argv
+    row = run_job(model, frontend, tt == "1", run == "1")
+    with open(out, "w") as f:
+        json.dump(row, f, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["job"]:
+        sys.exit(_job_main(sys.argv[2:]))
+    sys.exit(2)
