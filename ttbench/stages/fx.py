@@ -158,6 +158,27 @@ def capture_export(model, inputs: tuple, params: str):
     return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm, weights=weights)
 
 
+_VIEW_MUTATIONS = ("as_strided_", "transpose_", "t_", "squeeze_", "unsqueeze_", "swapdims_", "swapaxes_", "detach_")
+
+
+def _outplace_view_mutations(gm: torch.fx.GraphModule) -> None:
+    """Functionalization keeps ops that change a tensor's view in place (as_strided_, squeeze_, ... which
+    decompositions can produce); turn each into its out-of-place view and let later users read the new view."""
+    order = {n: i for i, n in enumerate(gm.graph.nodes)}
+    for node in list(gm.graph.nodes):
+        target = node.target
+        if not (isinstance(target, torch._ops.OpOverload) and target._schema.name.split("::")[-1] in _VIEW_MUTATIONS):
+            continue
+        packet = getattr(torch.ops.aten, target._schema.name.split("::")[-1][:-1])
+        node.target = getattr(packet, target._overloadname)
+        source = node.args[0]
+        for user in list(source.users):
+            if user is not node and order[user] > order[node]:
+                user.replace_input_with(source, node)
+    gm.graph.lint()
+    gm.recompile()
+
+
 def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = False):
     check_inputs(model, inputs)
     import torch._dynamo
@@ -207,6 +228,8 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     with torch.no_grad(), fx_traceback.preserve_node_meta():
         aten_gm = make_fx(traced, decomposition_table=get_decomposition_table(), tracing_mode="fake")(
             *[v.detach() for *_, v in roles])
+    if functionalize:
+        _outplace_view_mutations(aten_gm)
     aten_placeholders = [n for n in aten_gm.graph.nodes if n.op == "placeholder"]
     arguments, values, to_inline, constants = [], [], {}, []
     weights = {name: (role, value) for _, name, role, value in roles if role != "input"}
