@@ -76,7 +76,7 @@ class _OpRunner:
         try:
             reply = self.client.request({"kind": "lower", "spec": spec_path, "out": text_path}, self.timeout)
             if not reply.get("ok"):
-                out["error"] = reply.get("error")
+                out["furthest_stage"], out["error"] = reply.get("stage", "fx"), reply.get("error")
                 return out
             out["furthest_stage"] = "stablehlo"
             with open(text_path) as f:
@@ -89,7 +89,7 @@ class _OpRunner:
             out["error"] = f"worker crashed or hung: {exc}"
             return out
         if not reply.get("ok"):
-            out["error"] = reply.get("error")
+            out["furthest_stage"], out["error"] = "stablehlo", reply.get("error")  # did not compile or run
             return out
         out["furthest_stage"] = "executed"
         out["arrays"] = reply["arrays"]

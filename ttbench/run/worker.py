@@ -78,8 +78,15 @@ def lower(spec_path: str) -> str:
     _inject_fault(spec["target"])
     gm = one_op_graph(spec)
     _, module = import_fx(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm))
-    stage, _ = to_stablehlo(module, onnx=False)
+    try:
+        stage, _ = to_stablehlo(module, onnx=False)
+    except Exception as exc:
+        raise LoweringFailed(str(exc)) from None
     return full_text(stage.module)
+
+
+class LoweringFailed(RuntimeError):
+    """The op imported into the torch dialect but did not lower to StableHLO."""
 
 
 def _inject_fault(target: str) -> None:
@@ -99,6 +106,8 @@ def _handle(request: dict, runner: Runner) -> dict:
     if request["kind"] == "lower":
         try:
             text = lower(request["spec"])
+        except LoweringFailed as exc:
+            return {"ok": False, "stage": "torchfx", "error": _one_line(exc)}
         except Exception as exc:
             return {"ok": False, "stage": "fx", "error": _one_line(exc)}
         with open(request["out"], "w") as f:
