@@ -30,7 +30,7 @@ demo: setup
 	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json)"
 
 test: setup
-	$(BIN)/python -m pytest -q -ra tests --nbval-lax notebooks
+	$(BIN)/python -m pytest -q -ra tests --nbval-lax --nbval-sanitize-with notebooks/sanitize.cfg notebooks
 
 # Refresh the golden export folders tests/test_diff.py compares against. Run on purpose, when a change to the IR is
 # intended (new torch-mlir, tt-mlir, model code), and commit the result with the change. Binaries are left out.
