@@ -27,10 +27,10 @@ from typing import Optional
 from .analysis.op_kinds import needs_location
 from .core import BadInput, MLIR_STAGES, SourceLoc
 from .export import FINDINGS, MANIFEST, stage_file
+from .mlir_text import resource_blobs
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
-_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
 _FX_LINE_RE = re.compile(r"^%(\S+) : .*?= (call_function|call_method|call_module)\[target=([^\]]+)\]\((.*?)\)"
                          r"(?:\s+# (.+):(\d+))?$")
 _ONNX_LINE_RE = re.compile(r"= (\w+)[\[(].*?(?:\s+# (.+):(\d+))?$")
@@ -204,7 +204,7 @@ def _weight_hashes(path: str) -> dict:
         return {}
     with open(path) as f:
         trailer = f.read()
-    return {k.strip('"'): hashlib.sha1(bytes.fromhex(h[8:])).hexdigest()[:12] for k, h in _ENTRY_RE.findall(trailer)}
+    return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(trailer).items()}
 
 
 # --- comparing --------------------------------------------------------------------------------------------

@@ -9,24 +9,22 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import re
 import shutil
 import tempfile
 
 from .core import MLIR_STAGES
-from .mlir_text import BIG_HEX_RE, split_resources
+from .mlir_text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from .optional import versions
 
 MANIFEST = "manifest.json"
 FINDINGS = "findings.json"
 REPORT = "report.html"
-_RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): ("0x[0-9A-Fa-f]*")', re.M)
 
 
 def externalize_weights(text: str):
     """(IR text with every large literal as a dense_resource, the resources section holding their bytes)."""
     ir, trailer = split_resources(text)
-    entries = _RESOURCE_ENTRY_RE.findall(trailer)
+    entries = [(k, f'"0x{h}"') for k, h in RESOURCE_ENTRY_RE.findall(trailer)]
     counter = [0]
 
     def to_resource(m):

@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 from .core import ArgInfo, BadInput, Stage
-from .mlir_text import loc_body_at_end, parse_op_name, split_resources
+from .mlir_text import loc_body_at_end, parse_op_name, resource_blobs, split_resources
 
 HOIST_TARGETS = ("args", "globals")
 HOISTABLE_OPS = ("stablehlo.constant", "arith.constant", "torch.vtensor.literal", "onnx.Constant")
@@ -26,7 +26,6 @@ _NP_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "i1": "bool"
               "ui32": "uint32", "i64": "int64", "si64": "int64", "ui64": "uint64"}
 _DEF_RE = re.compile(r"^(\s*)(%[\w$.-]+) = ")
 _VALUE_RE = re.compile(r'(dense(?:_resource)?<(?:"0x[0-9A-Fa-f]*"|[^<>]*?)>)\s*:\s*(tensor<([^<>]*)>)')
-_BLOB_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
 
 
 @dataclass
@@ -176,7 +175,7 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
         raise BadInput("to='globals' needs builtin tensors: hoist the stablehlo stage (torch-dialect values are "
                        "!torch.vtensor), or use to='args'")
     ir, trailer = split_resources(text)
-    blobs = {k.strip('"'): h[8:] for k, h in _BLOB_RE.findall(trailer)}
+    blobs = resource_blobs(trailer)
     lines = ir.split("\n")
     aliases = dict(re.findall(r"^(#loc\d*) = loc\((.*)\)\s*$", ir, re.M))
     main = next((i for i, l in enumerate(lines) if re.match(r"\s*func\.func (?:public |private )?@main\(", l)), None)

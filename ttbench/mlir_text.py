@@ -94,7 +94,15 @@ def legalize_for_tt(stablehlo_text: str) -> str:
     return re.sub(r"\barith\.constant dense", "stablehlo.constant dense", stablehlo_text)
 
 
-_RESOURCE_BLOB_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
+# One entry of a `dialect_resources` section: key (bare or quoted) and the hex of its blob.
+RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
+# The SSA value an op line defines (first result).
+SSA_DEF_RE = re.compile(r"^(%[\w$.-]+)(?::\d+)? = ")
+
+
+def resource_blobs(trailer: str) -> dict:
+    """key -> hex of the raw bytes of each resource blob (its 4-byte alignment header dropped)."""
+    return {k.strip('"'): h[8:] for k, h in RESOURCE_ENTRY_RE.findall(trailer)}
 
 
 def inline_resources(text: str) -> str:
@@ -103,8 +111,7 @@ def inline_resources(text: str) -> str:
     ir, trailer = split_resources(text)
     if not trailer:
         return text
-    # A blob starts with 4 bytes (8 hex digits) of alignment; the raw little-endian data follows.
-    blobs = {k.strip('"'): h[8:] for k, h in _RESOURCE_BLOB_RE.findall(trailer)}
+    blobs = resource_blobs(trailer)
 
     def sub(m):
         data = blobs.get(m.group(1).strip('"'))

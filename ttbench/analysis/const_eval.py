@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..mlir_text import SSA_DEF_RE
 from .constants import ITEM_SIZE, parse_tensor_type
 from .op_kinds import is_constant_op
 
-_DEF_RE = re.compile(r"^(%[\w$.-]+)(?::\d+)? = ")
 _OPERAND_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _RESULT_TENSOR_RE = re.compile(r"tensor<([^<>]*)>")
 WEIGHT_ARG_ROLES = ("parameter", "buffer", "constant")
@@ -51,7 +51,7 @@ def const_eval_candidates(stage, arguments) -> list:
     for op in stage.ops:
         if op.attrs.get("func") != "main":
             continue
-        m = _DEF_RE.match(op.text)
+        m = SSA_DEF_RE.match(op.text)
         if not m:
             continue
         name = m.group(1)

@@ -22,7 +22,6 @@ ITEM_SIZE = {"f64": 8, "f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "i1": 1, "i8": 
              "complex<f32>": 8, "complex<f64>": 16}
 
 _VALUE_RE = re.compile(r'dense(_resource)?<("0x[0-9A-Fa-f]*"|[^<>]*?)>\s*:\s*tensor<([^,<>]*(?:<[^<>]*>)?)')
-_TRAILER_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
 _HEX_VALUE_RE = re.compile(r'dense<"0x([0-9A-Fa-f]+)">')
 
 
@@ -74,13 +73,10 @@ def constant_value(op_text: str) -> Optional[dict]:
 def payload_digests(full_text: str) -> dict:
     """Digest of each constant payload in the full IR, by op order among constant ops: {position: digest}.
     Positions count constant-op lines in printed order, as `stage_constants` does on the readable text."""
-    from ..mlir_text import parse_op_name
+    from ..mlir_text import parse_op_name, resource_blobs
 
-    blobs = {}
-    main, sep, trailer = full_text.partition("{-#")
-    for key, hexdata in _TRAILER_ENTRY_RE.findall(trailer):
-        if len(hexdata) > 8:
-            blobs[key.strip('"')] = hexdata[8:]  # the first 4 bytes of a blob are its alignment
+    main, _, trailer = full_text.partition("{-#")
+    blobs = {k: h for k, h in resource_blobs(trailer).items() if h}
     out = {}
     position = 0
     for line in main.splitlines():

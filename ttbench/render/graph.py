@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .. import optional
+from ..mlir_text import SSA_DEF_RE
 from .bringup_html import KIND_COLOURS
 
-_DEF_RE = re.compile(r"^(%[\w$.-]+)(?::\d+)? = ")
 _USE_RE = re.compile(r"%[\w$.-]+")
 MAX_NODES = 300
 
@@ -83,7 +83,7 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
     else:
         producer = {}
         for op in stage.ops:
-            m = _DEF_RE.match(op.text)
+            m = SSA_DEF_RE.match(op.text)
             uses = _USE_RE.findall(op.text[m.end():] if m else op.text)
             if op.index in keep:
                 for u in uses:
