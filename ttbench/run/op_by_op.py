@@ -65,11 +65,14 @@ class _OpRunner:
 
     def __init__(self, client: WorkerClient, timeout: float, transform: Optional[Callable]):
         self.client, self.timeout, self.transform = client, timeout, transform
-        self.tmp = tempfile.mkdtemp(prefix="ttbench-op-")
 
     def run(self, spec: dict, node_name: str) -> dict:
-        spec_path = os.path.join(self.tmp, "spec.pkl")
-        text_path = os.path.join(self.tmp, "op.mlir")
+        with tempfile.TemporaryDirectory(prefix="ttbench-op-") as tmp:
+            return self._run(spec, node_name, tmp)
+
+    def _run(self, spec: dict, node_name: str, tmp: str) -> dict:
+        spec_path = os.path.join(tmp, "spec.pkl")
+        text_path = os.path.join(tmp, "op.mlir")
         with open(spec_path, "wb") as f:  # pickle, not torch.save: it refuses torch.memory_format arguments
             pickle.dump(spec, f)
         out = {"furthest_stage": "fx", "error": None, "arrays": None}
