@@ -26,7 +26,7 @@ from typing import Optional
 
 from .analysis.op_kinds import needs_location
 from .core import BadInput, MLIR_STAGES, SourceLoc
-from .export import FINDINGS, MANIFEST, stage_file
+from .export import FINDINGS, MANIFEST, stage_file, write_text_atomic
 from .mlir_text import resource_blobs
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
@@ -93,11 +93,8 @@ class IRDiff:
         return render_html(self)
 
     def save_html(self, path: str) -> str:
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write("<!doctype html><meta charset='utf-8'><title>ttbench diff</title>" + render_html(self))
-        os.replace(tmp, path)
-        return path
+        return write_text_atomic(path, "<!doctype html><meta charset='utf-8'><title>ttbench diff</title>"
+                                 + render_html(self))
 
 
 # --- reading a side ---------------------------------------------------------------------------------------

@@ -59,6 +59,15 @@ def manifest(b) -> dict:
     }
 
 
+def write_text_atomic(path: str, text: str) -> str:
+    """Write `text` to a sibling temporary file and rename it into place: readers never see half a file."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return path
+
+
 def _write(path: str, text: str) -> None:
     with open(path, "w") as f:
         f.write(text)

@@ -87,16 +87,10 @@ class Bringup:
 
     def save_html(self, path: str, plots: bool = True) -> str:
         """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
-        import os
-
+        from .export import write_text_atomic
         from .render import render_bringup, standalone
 
-        page = standalone(render_bringup(self, plots=plots), f"ttbench · {self.model_name}")
-        tmp = f"{path}.tmp"
-        with open(tmp, "w") as f:
-            f.write(page)
-        os.replace(tmp, path)
-        return path
+        return write_text_atomic(path, standalone(render_bringup(self, plots=plots), f"ttbench · {self.model_name}"))
 
     def table(self) -> str:
         from .export import stage_table
@@ -138,11 +132,10 @@ def _model_name(model) -> str:
 
 def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
     """The hoisted form of the stablehlo stage; hoisted arguments join the recorded arguments."""
-    from .analysis.constants import tensor_digest
+    from .analysis.constants import weights_by_digest
     from .hoist import hoist_constants
 
-    names = {tensor_digest(t): (name, role if role in ("parameter", "buffer") else "constant")
-             for name, (role, t) in result.weight_tensors.items()}
+    names = weights_by_digest(result.weight_tensors)
     t0 = time.perf_counter()
     hoisted = hoist_constants(stage, weight_names=names, **options)
     hoisted.stage.seconds = stage.seconds + time.perf_counter() - t0

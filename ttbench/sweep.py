@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from . import models
-from .core import FRONTEND_STAGES, FRONTENDS, BadInput
+from .core import FRONTENDS, BadInput
+from .export import write_text_atomic
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
 JOB_TIMEOUT_S = 1200
@@ -154,11 +155,7 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
     paths = []
     for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_table(rows)),
                        ("status.json", json.dumps({"counts": counts, "rows": rows}, indent=2, default=str) + "\n")):
-        path = os.path.join(out, name)
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
-        paths.append(path)
+        paths.append(write_text_atomic(os.path.join(out, name), text))
     return paths
 
 

@@ -103,18 +103,18 @@ def fx_stage_constants(stage: Stage) -> list:
             for c in stage.meta.get("constants", [])]
 
 
-def mlir_stage_constants(stage: Stage, weights_by_digest: dict) -> list:
+def mlir_stage_constants(stage: Stage, by_digest: dict) -> list:
     out = []
     candidates = [op for op in stage.ops if is_constant_op(op.name)]
     values = [(op, constant_value(op.text)) for op in candidates]
     digests = {}
     # Only worth printing the full IR when a non-splat constant could be one of the model's weights.
-    if weights_by_digest and any(v and not v["splat"] and v["nbytes"] >= 64 for _, v in values):
+    if by_digest and any(v and not v["splat"] and v["nbytes"] >= 64 for _, v in values):
         digests = payload_digests(stage.full_text())
     for position, (op, value) in enumerate(values):
         if value is None:
             continue
-        name, role = weights_by_digest.get(digests.get(position), (None, None))
+        name, role = by_digest.get(digests.get(position), (None, None))
         resource = value.pop("resource")
         if name is None and resource != "__elided__":
             name = resource  # not a known weight: its resource key is the best name the IR has
@@ -122,15 +122,21 @@ def mlir_stage_constants(stage: Stage, weights_by_digest: dict) -> list:
     return out
 
 
+def weights_by_digest(weight_tensors: dict, min_bytes: int = 0) -> dict:
+    """{sha1 of a weight's bytes: (name, role)} for the model's weights of at least `min_bytes` (the first name
+    wins when two weights hold the same bytes): how constants are named by content."""
+    out = {}
+    for name, (role, tensor) in weight_tensors.items():
+        if tensor.numel() * tensor.element_size() >= min_bytes:
+            out.setdefault(tensor_digest(tensor), (name, role))
+    return out
+
+
 def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
     """-> (findings, {stage: summary columns})."""
-    weights_by_digest = {}
-    weight_bytes = 0
-    for name, (role, tensor) in bringup.weight_tensors.items():
-        if tensor.numel() * tensor.element_size() >= 64:
-            weights_by_digest.setdefault(tensor_digest(tensor), (name, role))
-        if role in WEIGHT_ROLES:
-            weight_bytes += tensor.numel() * tensor.element_size()
+    by_digest = weights_by_digest(bringup.weight_tensors, min_bytes=64)  # smaller ones are scalars, not weights
+    weight_bytes = sum(t.numel() * t.element_size() for role, t in bringup.weight_tensors.values()
+                       if role in WEIGHT_ROLES)
     findings, columns = [], {}
     for stage in bringup.stages.values():
         if not stage.ok:
@@ -138,7 +144,7 @@ def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
         if stage.name in ("fx", "onnx"):
             consts = fx_stage_constants(stage)
         else:
-            consts = mlir_stage_constants(stage, weights_by_digest)
+            consts = mlir_stage_constants(stage, by_digest)
         inlined_weights = {c["name"]: c["nbytes"] for c in consts if c["role"] in WEIGHT_ROLES}
         non_weight = [c for c in consts if c["role"] not in WEIGHT_ROLES and c["nbytes"] >= min_bytes]
         columns[stage.name] = {
