@@ -142,3 +142,27 @@ def test_compare_metrics():
     assert pcc(np.zeros(4), np.zeros(4)) == 1.0 and pcc(np.zeros(4), np.ones(4)) == 0.0
     c = compare(x + 0.5, x, atol=1e-3, rtol=1e-3, min_pcc=0.99)
     assert c["pcc"] == pytest.approx(1.0) and not c["allclose"] and not c["ok"] and c["max_abs_error"] == pytest.approx(0.5)
+
+
+def test_cpu_workers_started_together_all_run():
+    # The sweep and parallel notebooks start several CPU workers at once. Loading the Tenstorrent plugin in each
+    # made 3 of 4 simultaneous starts fail to unpack its runtime, and one then hung in its first compile.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ttbench.run.client import WorkerClient
+    from ttbench.run.whole import run_text_on_device
+
+    text = ("func.func @main(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"
+            "  %0 = stablehlo.add %a, %b : tensor<3xf32>\n  return %0 : tensor<3xf32>\n}\n")
+    x = np.arange(3, dtype=np.float32)
+
+    def start_and_run(_):
+        with WorkerClient("cpu") as client:
+            reply = run_text_on_device(client, text, [x, x], timeout=120)
+            client.log.seek(0)
+            return reply, client.log.read()
+
+    with ThreadPoolExecutor(4) as pool:
+        for reply, log in pool.map(start_and_run, range(4)):
+            assert reply["ok"] and np.array_equal(reply["arrays"][0], 2 * x), reply
+            assert "plugin configuration error" not in log, log[-500:]

@@ -70,12 +70,13 @@ class ChildResult:
 
 # The plugin keeps its system descriptor at one fixed path (/tmp/tt_pjrt_system_descriptor) and deletes it when a
 # client shuts down, so two plugin processes on one machine break each other's compiles ("system desc does not
-# exist"). Every ttbench process takes this machine-wide lock around a plugin child.
+# exist"). Every ttbench process takes this machine-wide lock around a plugin child, and around any other process's
+# loading of the plugin library (see run/worker.py).
 PLUGIN_LOCK = "/tmp/ttbench-tt-plugin.lock"
 
 
 @contextlib.contextmanager
-def _plugin_lock(timeout: float):
+def plugin_lock(timeout: float):
     import fcntl
 
     with open(PLUGIN_LOCK, "a") as f:
@@ -99,7 +100,7 @@ def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     """Run tt_worker.py ARGS in its own process group; kill it whole on timeout. The worker runs as a plain
     script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
-    with _plugin_lock(timeout) as locked, tempfile.TemporaryFile(mode="w+") as log:
+    with plugin_lock(timeout) as locked, tempfile.TemporaryFile(mode="w+") as log:
         if not locked:
             return ChildResult(ok=False, returncode=None, log="waited for another Tenstorrent compile to finish",
                                seconds=time.perf_counter() - t0, timed_out=True)

@@ -19,6 +19,9 @@ import sys
 import time
 import traceback
 
+# Below the parent's start timeout (run/client.py), so a long wait is reported as such, not as a dead worker.
+START_LOCK_TIMEOUT_S = 100.0
+
 
 def _protocol_stream():
     proto = os.fdopen(os.dup(1), "w", buffering=1)
@@ -36,11 +39,10 @@ class Runner:
         # Only this platform: JAX initialises every plugin it finds otherwise (and the TT one aborts without chips).
         jax.config.update("jax_platforms", device)
         jax.config.update("jax_enable_x64", True)  # int64 inputs would silently become int32
-        from jax.extend import backend
         from jaxlib.mlir.dialects import stablehlo
 
         self.jax = jax
-        self.client = backend.get_backend(device)
+        self.client = _backend(device)
         self.device = self.client.local_devices()[0]
         self.version = stablehlo.get_current_version()
 
@@ -61,6 +63,29 @@ class Runner:
         results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
         outputs = [np.asarray(r[0]) for r in results]
         return outputs, t1 - t0, time.perf_counter() - t1
+
+
+def _backend(device: str):
+    """The PJRT client for `device`, without loading the Tenstorrent plugin where it is not needed.
+
+    JAX loads every installed plugin library when it makes its first backend, whatever `jax_platforms` says. The TT
+    plugin unpacks its runtime into one fixed /tmp folder on each load, and simultaneous loads fail ("failed to
+    extract embedded tt-metal runtime archive") and can leave the process hung in its next compile (3 of 4
+    simultaneous worker starts failed here). The CPU client is built into jaxlib, so the CPU worker skips plugin
+    discovery; other devices need it and load under the machine-wide plugin lock.
+    """
+    from jax._src import xla_bridge
+    from jax.extend import backend
+
+    from ..tt_plugin import plugin_lock
+
+    if device == "cpu" and hasattr(xla_bridge, "_plugins_registered"):
+        xla_bridge._plugins_registered = True  # private flag of the pinned jax: "discovery already done"
+        return backend.get_backend(device)
+    with plugin_lock(START_LOCK_TIMEOUT_S) as locked:
+        if not locked:
+            raise RuntimeError("waited too long for a Tenstorrent compile to finish before loading the plugins")
+        return backend.get_backend(device)
 
 
 def lower(spec_path: str) -> str:
