@@ -117,3 +117,18 @@ def test_compiles_at_once_do_not_break_each_other(zoo_bringup, tmp_path):
         t.join()
     assert all(r.ok for r in results), [r.error for r in results]
     assert all("ttnn" in r.files for r in results)
+
+
+def test_flatbuffer_file_lives_as_long_as_its_bringup(tmp_path):
+    # Each bringup keeps its flatbuffer on disk for export; they used to stay in /tmp for good (1.6 GB after a day).
+    import gc
+
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x)
+    path = b.stages["ttnn"].meta["flatbuffer_path"]
+    assert os.path.getsize(path) == b.stages["ttnn"].meta["flatbuffer_bytes"]
+    b.export(str(tmp_path / "out"))
+    assert (tmp_path / "out" / "ttnn.flatbuffer.ttnn").stat().st_size == os.path.getsize(path)
+    del b
+    gc.collect()
+    assert not os.path.exists(os.path.dirname(path))

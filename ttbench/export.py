@@ -15,6 +15,7 @@ import tempfile
 from .core import MLIR_STAGES
 from .mlir_text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from .optional import versions
+from .stages.tt import FLATBUFFER_FILE
 
 MANIFEST = "manifest.json"
 FINDINGS = "findings.json"
@@ -55,8 +56,16 @@ def manifest(b) -> dict:
         "arguments": [{"name": a.name, "role": a.role, "shape": list(a.shape), "dtype": a.dtype} for a in b.arguments],
         "example_inputs": [{"shape": list(x.shape), "dtype": str(x.dtype).replace("torch.", "")}
                            for x in b.example_inputs],
-        "stages": {name: {**s.summary(), "file": stage_file(name) if s.ok else None} for name, s in b.stages.items()},
+        "stages": {name: _stage_entry(name, s) for name, s in b.stages.items()},
     }
+
+
+def _stage_entry(name: str, stage) -> dict:
+    entry = {**stage.summary(), "file": stage_file(name) if stage.ok else None}
+    if "flatbuffer_path" in entry.get("meta", {}):
+        # The bringup's copy is temporary; the folder's own is the one to point at.
+        entry["meta"] = {**entry["meta"], "flatbuffer_path": FLATBUFFER_FILE}
+    return entry
 
 
 def write_text_atomic(path: str, text: str) -> str:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 from .. import optional
 from ..core import BadInput
+from ..scratch import scratch_dir
 
 _SERVED: list = []
 
@@ -19,7 +19,7 @@ def show(stage, port: int = 0, height: int = 600):
         raise BadInput("netron shows the onnx stage (bring the model up with frontend='onnx')")
     import netron
 
-    path = os.path.join(tempfile.mkdtemp(prefix="ttbench-netron-"), "model.onnx")
+    path = os.path.join(scratch_dir("ttbench-netron-"), "model.onnx")
     with open(path, "wb") as f:
         f.write(stage.module.SerializeToString())
     address = netron.start(path, address=("127.0.0.1", port or _free_port()), browse=False)

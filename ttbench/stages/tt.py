@@ -11,6 +11,9 @@ import tempfile
 from .. import tt_plugin
 from ..core import Stage
 from ..mlir_text import elide_weights, legalize_for_tt, parse_ops
+from ..scratch import scratch_dir
+
+FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 
 # ArgInfo.role -> tt-mlir's ttcore.argument_type: parameters and buffers may be hoisted into const-eval.
 TT_ROLES = {"input": "input", "parameter": "parameter", "buffer": "parameter", "constant": "constant"}
@@ -82,11 +85,11 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
         if ttnn.ok:
             fb = result.files.get("flatbuffer")
             if fb:
-                keep = os.path.join(tempfile.mkdtemp(prefix="ttbench-fb-"), "ttnn.flatbuffer.ttnn")
+                keep = os.path.join(scratch_dir("ttbench-fb-", owner=ttnn), FLATBUFFER_FILE)
                 shutil.move(fb, keep)
                 ttnn.meta["flatbuffer_path"] = keep
                 ttnn.meta["flatbuffer_bytes"] = os.path.getsize(keep)
-                ttnn.artifacts["ttnn.flatbuffer.ttnn"] = pathlib.Path(keep)
+                ttnn.artifacts[FLATBUFFER_FILE] = pathlib.Path(keep)
             const_eval = [op for op in ttnn.ops if "const_eval" in (op.attrs.get("func") or "")]
             ttnn.meta["const_eval_functions"] = len({op.attrs["func"] for op in const_eval})
             ttnn.meta["const_eval_ops"] = len(const_eval)
