@@ -132,3 +132,20 @@ def test_flatbuffer_file_lives_as_long_as_its_bringup(tmp_path):
     del b
     gc.collect()
     assert not os.path.exists(os.path.dirname(path))
+
+
+def test_flatbuffer_folder_of_a_killed_process_goes_with_the_next_bringup():
+    # A notebook kernel killed at shutdown runs no exit handlers; its flatbuffer must not stay in /tmp for good.
+    import subprocess
+    import sys
+
+    killed = subprocess.run([sys.executable, "-c", (
+        "import os, signal, ttbench as tb\n"
+        "b = tb.bringup(*tb.models.load('mlp'))\n"
+        "print(b.stages['ttnn'].meta['flatbuffer_path'], flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)")], capture_output=True, text=True)
+    left = killed.stdout.strip().splitlines()[-1]
+    assert killed.returncode == -9 and os.path.exists(left), killed.stderr[-500:]
+    subprocess.run([sys.executable, "-c", "from ttbench.scratch import scratch_dir; scratch_dir('ttbench-fb-')"],
+                   check=True)
+    assert not os.path.exists(left)
