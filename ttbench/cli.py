@@ -8,8 +8,8 @@
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
-pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did. `sweep`: 1 when a failure is not in the known
-list.
+pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
+`sweep`: 1 when a failure is not in the known list.
 """
 from __future__ import annotations
 

@@ -99,10 +99,6 @@ class IRDiff:
 
 # --- reading a side ---------------------------------------------------------------------------------------
 
-def _short(file: str, line) -> str:
-    return f"{file.rsplit('/', 1)[-1]}:{line}"
-
-
 def _normalise(text: str, hashes: dict) -> str:
     text = _RESOURCE_RE.sub(lambda m: f"weights<{hashes.get(m.group(1).strip(chr(34)), m.group(1))}>", text)
     return _SSA_RE.sub("%", text)
@@ -131,7 +127,8 @@ def _fx_side_ops(text: str) -> list:
         _, kind, target, args, file, lineno = m.groups()
         name = target.replace("torch.ops.", "") if kind == "call_function" else (
             f"Tensor.{target}" if kind == "call_method" else f"module.{target}")
-        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args)})", _short(file, lineno) if file else ""))
+        where = SourceLoc(file, int(lineno)).short if file else ""
+        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args)})", where))
     return ops
 
 
@@ -143,7 +140,8 @@ def _onnx_side_ops(text: str) -> list:
         m = _ONNX_LINE_RE.search(line)
         if m:
             sig = _SSA_RE.sub("%", line.split("    # ")[0])
-            ops.append(SideOp(f"onnx.{m.group(1)}", sig, _short(m.group(2), m.group(3)) if m.group(2) else ""))
+            where = SourceLoc(m.group(2), int(m.group(3))).short if m.group(2) else ""
+            ops.append(SideOp(f"onnx.{m.group(1)}", sig, where))
     return ops
 
 
@@ -178,15 +176,12 @@ def load_side(path: str) -> Side:
                 text = f.read()
             try:
                 if name in MLIR_STAGES:
-                    hashes = _weight_hashes(os.path.join(path, f"{name}.weights.mlir"))
-                    entry["ops"] = _mlir_side_ops(text, hashes)
-                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
+                    entry["ops"] = _mlir_side_ops(text, _weight_hashes(os.path.join(path, f"{name}.weights.mlir")))
                 elif name == "onnx":
                     entry["ops"] = _onnx_side_ops(text)
-                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
                 else:
                     entry["ops"] = _fx_side_ops(text)
-                    entry["text"] = "\n".join(o.signature for o in entry["ops"])
+                entry["text"] = "\n".join(o.signature for o in entry["ops"])
                 if not entry["ops"] and text.strip():
                     raise ValueError("no ops found: not the IR ttbench writes")
             except Exception as exc:  # a file that does not parse is bad input, named
@@ -211,12 +206,7 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
     budget covers them) and scaffolding ops (scalar constants, TTNN get_device/deallocate) are left out."""
     a_ops = [o for o in a_ops if needs_location(o.name)]
     b_ops = [o for o in b_ops if needs_location(o.name)]
-    by_line_a: dict = {}
-    by_line_b: dict = {}
-    for o in a_ops:
-        by_line_a.setdefault(o.line, Counter())[o.signature] += 1
-    for o in b_ops:
-        by_line_b.setdefault(o.line, Counter())[o.signature] += 1
+    by_line_a, by_line_b = _signatures_by_line(a_ops), _signatures_by_line(b_ops)
     name_of = {o.signature: o.name for o in a_ops + b_ops}
     removed_all, added_all = {}, {}
     for line in set(by_line_a) | set(by_line_b):
@@ -246,6 +236,13 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
     ha, hb = Counter(o.name for o in a_ops), Counter(o.name for o in b_ops)
     histogram = {n: (ha.get(n, 0), hb.get(n, 0)) for n in sorted(set(ha) | set(hb)) if ha.get(n) != hb.get(n)}
     return changes, moved, histogram
+
+
+def _signatures_by_line(ops: list) -> dict:
+    out: dict = {}
+    for o in ops:
+        out.setdefault(o.line, Counter())[o.signature] += 1
+    return out
 
 
 _BUDGET_COLUMNS = ("constants", "constant_bytes", "weights_inlined_bytes", "non_weight_constants", "coverage")

@@ -19,6 +19,7 @@ from typing import Optional
 from . import models
 from .core import FRONTENDS, BadInput
 from .export import write_text_atomic
+from .run.client import describe_exit
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
 JOB_TIMEOUT_S = 1200
@@ -73,9 +74,9 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float) -> di
         if os.path.isfile(out):
             with open(out) as f:
                 return json.load(f)
-        tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [f"exit {done.returncode}"]
+        tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [""]
         return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
-                "error": f"job died ({'signal ' + str(-done.returncode) if done.returncode < 0 else 'exit ' + str(done.returncode)}): {tail[0][:200]}"}
+                "error": f"job {describe_exit(done.returncode)}: {tail[0][:200]}"}
 
 
 def classify(row: dict, known: dict) -> str:

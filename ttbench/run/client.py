@@ -12,6 +12,11 @@ import time
 from typing import Optional
 
 
+def describe_exit(returncode: int) -> str:
+    """How a child process ended, for one-line errors: "killed by SIGABRT", "exited with code 3"."""
+    return f"killed by {signal.Signals(-returncode).name}" if returncode < 0 else f"exited with code {returncode}"
+
+
 class WorkerDied(RuntimeError):
     """The worker crashed or hung; the message names the signal or the timeout and ends with its last log line."""
 
@@ -58,8 +63,7 @@ class WorkerClient:
         if not line:
             code = self.proc.wait()
             self.proc = None
-            what = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}"
-            raise WorkerDied(f"worker {what}{self._log_tail()}")
+            raise WorkerDied(f"worker {describe_exit(code)}{self._log_tail()}")
         return json.loads(line)
 
     def _log_tail(self) -> str:

@@ -167,9 +167,10 @@ def _outplace_view_mutations(gm: torch.fx.GraphModule) -> None:
     order = {n: i for i, n in enumerate(gm.graph.nodes)}
     for node in list(gm.graph.nodes):
         target = node.target
-        if not (isinstance(target, torch._ops.OpOverload) and target._schema.name.split("::")[-1] in _VIEW_MUTATIONS):
+        op = target._schema.name.split("::")[-1] if isinstance(target, torch._ops.OpOverload) else None
+        if op not in _VIEW_MUTATIONS:
             continue
-        packet = getattr(torch.ops.aten, target._schema.name.split("::")[-1][:-1])
+        packet = getattr(torch.ops.aten, op[:-1])
         node.target = getattr(packet, target._overloadname)
         source = node.args[0]
         for user in list(source.users):
