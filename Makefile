@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: setup demo test test-fast system-deps bench golden screenshot sweep lab clean
+.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep lab clean
 
 setup: $(STAMP)
 
@@ -29,8 +29,25 @@ demo: setup
 	$(BIN)/ttbench bringup mobilenet_v2 --out $(OUT)/mobilenet_v2
 	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json)"
 
-test: setup
+test: setup wheel-check
 	$(BIN)/python -m pytest -q -ra tests --nbval-lax --nbval-sanitize-with notebooks/sanitize.cfg notebooks
+
+# The built wheel, installed into a fresh virtualenv, imports and brings mlp up (what `pip install ttbench` gets,
+# not the editable checkout). Its dependencies come from .venv through a path entry, so nothing is downloaded twice.
+# The zoo is not part of the wheel: TTBENCH_MODELS points at a checkout's models/ folder.
+WHEEL_DIR := build/wheel-check
+wheel-check: setup
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	$(BIN)/python -m pip wheel -q --no-deps -w $(WHEEL_DIR)/dist . 2>&1 | grep -v "^WARNING: Location" || true
+	$(PYTHON) -m venv $(WHEEL_DIR)/venv
+	$(BIN)/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" > \
+	  "$$($(WHEEL_DIR)/venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/ttbench-deps.pth"
+	$(WHEEL_DIR)/venv/bin/python -m pip install -q --no-deps $(WHEEL_DIR)/dist/ttbench-*.whl
+	cd $(WHEEL_DIR) && venv/bin/ttbench --help >/dev/null
+	cd $(WHEEL_DIR) && TTBENCH_MODELS=$(CURDIR)/models venv/bin/python -c "import ttbench as tb, sys; \
+	  assert '/wheel-check/venv/' in tb.__file__, tb.__file__; \
+	  m, x = tb.models.load('mlp'); b = tb.bringup(m, x, tt=False); \
+	  assert b.ok, b.table(); print('wheel-check: installed wheel brings mlp up to', list(b.stages)[-1])"
 
 # Refresh the golden export folders tests/test_diff.py compares against. Run on purpose, when a change to the IR is
 # intended (new torch-mlir, tt-mlir, model code), and commit the result with the change. Binaries are left out.

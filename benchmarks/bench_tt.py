@@ -14,7 +14,7 @@ from _measure import in_child, median  # noqa: E402
 
 import ttbench as tb  # noqa: E402
 from ttbench import tt_plugin  # noqa: E402
-from ttbench.mlir_text import legalize_for_tt  # noqa: E402
+from ttbench.ir.text import legalize_for_tt  # noqa: E402
 from ttbench.stages.tt import compile_tt  # noqa: E402
 
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "mobilenet_v2"

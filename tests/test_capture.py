@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import ttbench as tb
-from ttbench.mlir_text import parse_ops
+from ttbench.ir.text import parse_ops
 
 MLP_FILE = os.path.join(tb.models.ZOO_DIR, "mlp", "loader.py")
 FRONTENDS = ["export", "dynamo", "onnx"]
@@ -41,7 +41,8 @@ def test_hf_bert_reaches_stablehlo_with_modeling_file_lines(zoo_bringup, fronten
     assert b.stages["stablehlo"].ok, b.stages["stablehlo"].error
     located = _located_in(b.stages["stablehlo"], "modeling_bert.py")
     assert len(located) > 20
-    assert isinstance(b.stages["torchfx"].ops[3].location, (tb.SourceLoc, type(None)))
+    # torch-dialect ops of the model's code point at modeling_bert.py (scalar scaffolding may have none)
+    assert len(_located_in(b.stages["torchfx"], "modeling_bert.py")) > 20
 
 
 def _weight_shaped_constants(stage):
@@ -135,7 +136,7 @@ def test_onnx_file_is_never_written_into_the_repo(zoo_bringup):
 
 
 def test_framework_frames_are_recognised_from_another_machine():
-    from ttbench.locations import is_user_file
+    from ttbench.ir.locations import is_user_file
 
     assert not is_user_file("/elsewhere/.venv/lib/python3.11/site-packages/torch/nn/modules/linear.py")
     assert not is_user_file("/usr/lib/python3/dist-packages/torch_mlir/extras/fx_importer.py")

@@ -1,7 +1,7 @@
 """ttbench: every compiler stage of one model, side by side — FX/ONNX -> TorchFX IR -> StableHLO -> TTIR -> TTNN."""
 __version__ = "0.1.0"
 
-from .core import ArgInfo, BadInput, Op, SourceLoc, Stage  # noqa: E402
+from .core import ArgInfo, BadInput, CompilerFailure, InternalError, Op, SourceLoc, Stage  # noqa: E402
 from .pipeline import Bringup, bringup  # noqa: E402
 from . import models  # noqa: E402
 from .analysis import analyze  # noqa: E402
@@ -11,5 +11,5 @@ from .diff import IRDiff, diff  # noqa: E402
 from .render.netron_view import stop as netron_stop  # noqa: E402
 from .render.explorer import explore  # noqa: E402
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop", "explore",
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop", "explore",
            "__version__"]

@@ -22,6 +22,18 @@ class BadInput(ValueError):
     """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
 
 
+REPORT_BUGS = "this is a bug in ttbench, not in the compiler: please report it with the traceback"
+
+
+class CompilerFailure(RuntimeError):
+    """A compiler or frontend (torch.export, the ONNX exporter, a torch-mlir pass pipeline, the Tenstorrent plugin)
+    failed; the message holds its diagnostics. Becomes the stage's error."""
+
+
+class InternalError(RuntimeError):
+    """ttbench's own bug (not the user's input, not a compiler's failure). Never reported as a stage's error."""
+
+
 @dataclass(frozen=True)
 class SourceLoc:
     file: str  # absolute path as recorded by the frontend
@@ -70,13 +82,16 @@ class Stage:
     module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
     artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
+    _full_text_printed: Optional[str] = field(default=None, repr=False)
     _owner: Any = field(default=None, repr=False)  # the Bringup, whose findings colour the graph view
 
     def full_text(self) -> str:
         """The complete, parseable IR (weights included, locations kept)."""
         if self._full_text is None:
             return self.text
-        return self._full_text()
+        if self._full_text_printed is None:  # printed once: export, the TT compile and runs all need it
+            self._full_text_printed = self._full_text()
+        return self._full_text_printed
 
     def graph(self, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
         """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""

@@ -7,9 +7,11 @@ and line, so two checkouts in different folders agree. MLIR prints attribute dic
 order needs no work; JSON (manifest, findings) is compared as data.
 
 Ops are matched by source line and op kind: the report says "at loader.py:15, aten.relu.default became
-aten.gelu.default", and a line's ops that moved to another line are location changes, not op changes. Tensor
-constants are left to the constant budget (findings), so params="args" vs "inline" reads as weights moving into the
-graph instead of as thousands of changed lines.
+aten.gelu.default" (with the arguments when only they changed: `aten.mul.Tensor(%, 0.5)` became
+`aten.mul.Tensor(%, 0.25)`), and a line's ops that moved to another line are location changes, not op changes.
+Tensor constants are their own category: each constant op's value (literal text, or the hash of its weight bytes)
+is compared with its shape and element type, so a changed weight or lowering literal shows at every stage that holds
+it, with its source line. Weights passed as arguments are compared by the hashes of weights.safetensors.
 """
 from __future__ import annotations
 
@@ -24,10 +26,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .analysis.op_kinds import needs_location
+from .analysis.op_kinds import is_constant_op, needs_location
 from .core import BadInput, MLIR_STAGES, SourceLoc
 from .export import FINDINGS, MANIFEST, stage_file, write_text_atomic
-from .mlir_text import resource_blobs
+from .ir.text import resource_blobs
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
@@ -61,11 +63,12 @@ class StageDiff:
     moved: list = field(default_factory=list)  # {"op", "from", "to", "count"}: same op, other source line
     histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
     budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
+    constants: list = field(default_factory=list)  # {"line", "removed": [constant], "added": [constant]}
     unified: list = field(default_factory=list)  # unified diff lines of the normalised IR
 
     @property
     def changed(self) -> bool:
-        return bool(self.status or self.op_changes or self.moved or self.budget)
+        return bool(self.status or self.op_changes or self.moved or self.budget or self.constants)
 
 
 @dataclass
@@ -76,10 +79,11 @@ class IRDiff:
     setup: dict  # model/frontend/params -> (before, after) where they differ
     stages: list  # StageDiff, pipeline order
     numeric: list  # strings: PCC drops from run.json / op_by_op.json
+    weights: dict = field(default_factory=dict)  # argument weight name -> (digest before, digest after)
 
     @property
     def changed(self) -> bool:
-        return any(s.changed for s in self.stages) or bool(self.numeric) or bool(self.setup)
+        return any(s.changed for s in self.stages) or bool(self.numeric) or bool(self.setup) or bool(self.weights)
 
     def text(self, unified: bool = False) -> str:
         return render_text(self, unified)
@@ -105,7 +109,7 @@ def _normalise(text: str, hashes: dict) -> str:
 
 
 def _mlir_side_ops(ir: str, hashes: dict) -> tuple:
-    from .mlir_text import parse_ops
+    from .ir.text import parse_ops
 
     ops = []
     for op in parse_ops(ir):
@@ -233,9 +237,51 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
         changes.append({"line": line or "unknown",
                         "removed": dict(Counter(name_of[s] for s in rem.elements())),
                         "added": dict(Counter(name_of[s] for s in add.elements()))})
+    for c in changes:  # the same op kind on both sides: say what differs (its arguments, attributes, types)
+        if set(c["removed"]) & set(c["added"]):
+            line = "" if c["line"] == "unknown" else c["line"]
+            rem, add = removed_all.get(line, Counter()), added_all.get(line, Counter())
+            c["removed"] = dict(Counter(_short_sig(s) for s in (+rem).elements()))
+            c["added"] = dict(Counter(_short_sig(s) for s in (+add).elements()))
     ha, hb = Counter(o.name for o in a_ops), Counter(o.name for o in b_ops)
     histogram = {n: (ha.get(n, 0), hb.get(n, 0)) for n in sorted(set(ha) | set(hb)) if ha.get(n) != hb.get(n)}
     return changes, moved, histogram
+
+
+def _short_sig(signature: str, limit: int = 120) -> str:
+    return signature if len(signature) <= limit else signature[:limit] + " …"
+
+
+def _compare_constants(a_ops: list, b_ops: list) -> list:
+    """Constants whose value, shape or element type changed, by source line. A constant that only moved to
+    another line is not a change of value (the op comparison reports the move of its users)."""
+    a_consts = [o for o in a_ops if is_constant_op(o.name)]
+    b_consts = [o for o in b_ops if is_constant_op(o.name)]
+    gone = Counter(o.signature for o in a_consts) - Counter(o.signature for o in b_consts)
+    new = Counter(o.signature for o in b_consts) - Counter(o.signature for o in a_consts)
+    by_line: dict = {}
+    for ops, delta, key in ((a_consts, gone, "removed"), (b_consts, new, "added")):
+        left = Counter(delta)
+        for o in ops:
+            if left[o.signature] > 0:
+                left[o.signature] -= 1
+                entry = by_line.setdefault(o.line or "unknown", {"line": o.line or "unknown", "removed": [],
+                                                                  "added": []})
+                entry[key].append(_short_sig(o.signature))
+    return [by_line[k] for k in sorted(by_line)]
+
+
+def _weight_digests(path: str) -> dict:
+    """name -> sha1 of each tensor in an export folder's weights.safetensors ({} when there is none)."""
+    fpath = os.path.join(path, "weights.safetensors")
+    if not os.path.isfile(fpath):
+        return {}
+    from safetensors.numpy import load_file
+
+    try:
+        return {k: hashlib.sha1(v.tobytes()).hexdigest()[:12] for k, v in load_file(fpath).items()}
+    except Exception as exc:  # an unreadable weights file is bad input, named
+        raise BadInput(f"{fpath} is not a readable safetensors file ({type(exc).__name__})") from None
 
 
 def _signatures_by_line(ops: list) -> dict:
@@ -270,7 +316,8 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
                         "ok" if ok_b else f"failed: {sb['error'] if sb else 'absent'}")
         if ok_a and ok_b:
             d.op_changes, d.moved, d.histogram = _compare_ops(sa["ops"], sb["ops"])
-            if d.op_changes or d.moved:
+            d.constants = _compare_constants(sa["ops"], sb["ops"])
+            if d.op_changes or d.moved or d.constants:
                 d.unified = list(difflib.unified_diff(sa["text"].splitlines(), sb["text"].splitlines(),
                                                       f"a/{name}", f"b/{name}", n=context, lineterm=""))
             ba, bb = _budget(left, name), _budget(right, name)
@@ -285,7 +332,10 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
     versions = {k: (va.get(k), vb.get(k)) for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)}
     setup = {k: (left.manifest.get(k), right.manifest.get(k)) for k in ("model", "frontend", "params")
              if left.manifest.get(k) != right.manifest.get(k)}
-    return IRDiff(a=a, b=b, versions=versions, setup=setup, stages=stage_diffs, numeric=_numeric(left, right))
+    wa, wb = _weight_digests(a), _weight_digests(b)
+    weights = {k: (wa.get(k), wb.get(k)) for k in sorted(set(wa) & set(wb)) if wa[k] != wb[k]} if wa and wb else {}
+    return IRDiff(a=a, b=b, versions=versions, setup=setup, stages=stage_diffs, numeric=_numeric(left, right),
+                  weights=weights)
 
 
 def _numeric(left: Side, right: Side, tolerance: float = 1e-4) -> list:
@@ -363,11 +413,16 @@ def summary_lines(d: IRDiff) -> list:
             lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
         for m in s.moved:
             lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
+        for c in s.constants:
+            lines.append(f"  constant at {c['line']}: {'; '.join(c['removed']) or 'none'} became "
+                         f"{'; '.join(c['added']) or 'none'}")
         if s.histogram:
             lines.append("  op counts: " + ", ".join(f"{n} {x}->{y}" for n, (x, y) in list(s.histogram.items())[:8])
                          + (" ..." if len(s.histogram) > 8 else ""))
         for col, pair in s.budget.items():
             lines.append("  " + _fmt_budget(col, pair))
+    for name, (x, y) in d.weights.items():
+        lines.append(f"weight {name}: bytes changed (sha1 {x} -> {y})")
     for n in d.numeric:
         lines.append(f"numeric: {n}")
     lines.append("meaningful changes: " + ("yes" if d.changed else "none"))

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 
 from .core import MLIR_STAGES
-from .mlir_text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
+from .ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from .optional import versions
 from .stages.tt import FLATBUFFER_FILE
 

@@ -44,6 +44,7 @@ def _loader(name: str):
 def load(name: str):
     """(model in eval mode with seeded random weights, tuple of example inputs)."""
     loader = _loader(name)
-    torch.manual_seed(SEED)
-    model, inputs = loader.load()
+    with torch.random.fork_rng(devices=[]):  # seeded weights without touching the caller's random state
+        torch.manual_seed(SEED)
+        model, inputs = loader.load()
     return model.eval(), tuple(inputs)

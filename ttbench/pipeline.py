@@ -1,6 +1,7 @@
 """`bringup()`: chain the stage functions for one model and keep every stage, failed or not."""
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections import OrderedDict
@@ -10,7 +11,8 @@ from typing import Optional
 import torch
 
 from . import tt_plugin
-from .core import FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, BadInput, Stage
+from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError,
+                   Stage)
 from .stages.mlir_stage import compiler_error
 
 
@@ -99,6 +101,23 @@ class Bringup:
 
     def __repr__(self) -> str:
         return f"<Bringup {self.model_name} frontend={self.frontend} params={self.params}>\n{self.table()}"
+
+
+_TTBENCH_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def is_internal_error(exc: BaseException) -> bool:
+    """Whether `exc` is ttbench's own bug: raised by ttbench's code itself (the innermost frame is ours), and not
+    one of the failures ttbench raises on purpose for a compiler. Exceptions from torch, torch-mlir, onnx, jax or
+    the user's model code are the stage's failure."""
+    if isinstance(exc, (CompilerFailure, StageFailed, BadInput)):
+        return False
+    tb = exc.__traceback__
+    innermost = None
+    while tb is not None:
+        innermost = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return innermost is not None and os.path.abspath(innermost).startswith(_TTBENCH_DIR)
 
 
 def _validate_hoist(options) -> None:
@@ -190,12 +209,20 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
             stage, artifact = fn()
         except BadInput:
             raise
-        except Exception as exc:  # a compiler failure becomes the stage's error, never the caller's
-            error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__)
-            if strict:
-                raise StageFailed(error) from exc
+        except Exception as exc:  # a failure becomes the stage's error, never the caller's
+            internal = is_internal_error(exc)
+            if internal:  # ttbench's own bug: said as such, with the traceback, never blamed on a compiler
+                error = (f"{stage_name}: internal error in ttbench: {type(exc).__name__}: {str(exc)[:300]} "
+                         f"({REPORT_BUGS})")
+                if strict:
+                    raise InternalError(error) from exc
+            else:
+                error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__)
+                if strict:
+                    raise StageFailed(error) from exc
             stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0, error=error,
-                                       meta={"traceback": traceback.format_exc(limit=-8)})
+                                       meta={"traceback": traceback.format_exc(limit=-12 if internal else -8),
+                                             **({"internal_error": True} if internal else {})})
             return None
         stages[stage_name] = stage
         return artifact

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import optional
+from .core import CompilerFailure
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
@@ -26,7 +27,7 @@ TARGET_COMPILE_ONLY = "compiled for Blackhole P150, compile-only: no device"
 TARGET_DEVICE = "compiled for the Tenstorrent device found on this machine"
 
 
-class PluginError(RuntimeError):
+class PluginError(CompilerFailure):
     pass
 
 

@@ -3,15 +3,10 @@ a mask built from constants), which could be folded ahead of time or hoisted int
 with what tt-mlir actually moved into const-eval functions at the ttnn stage."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from ..mlir_text import SSA_DEF_RE
-from .constants import ITEM_SIZE, parse_tensor_type
 from .op_kinds import is_constant_op
 
-_OPERAND_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
-_RESULT_TENSOR_RE = re.compile(r"tensor<([^<>]*)>")
 WEIGHT_ARG_ROLES = ("parameter", "buffer", "constant")
 
 
@@ -28,37 +23,18 @@ class ConstEvalCandidate:
         return f"{' -> '.join(self.ops[:6])}{' ...' if len(self.ops) > 6 else ''} on {', '.join(self.inputs[:3])}{where}"
 
 
-def _result_bytes(text: str) -> int:
-    head = text.rsplit(" loc(", 1)[0]
-    tail = head.rsplit("->", 1)[-1] if "->" in head else head.rsplit(" : ", 1)[-1]
-    m = _RESULT_TENSOR_RE.findall(tail)
-    if not m:
-        return 0
-    parsed = parse_tensor_type(m[-1].split(",")[0])
-    if not parsed:
-        return 0
-    shape, dtype = parsed
-    n = 1
-    for d in shape:
-        n *= d
-    return n * ITEM_SIZE.get(dtype, 4)
-
-
 def const_eval_candidates(stage, arguments) -> list:
     """Maximal connected subgraphs of @main in `stage` computed only from weights and constants."""
     const_values = {f"%arg{i}": a.name for i, a in enumerate(arguments) if a.role in WEIGHT_ARG_ROLES}
     foldable = []  # (op, def name, operand names)
     for op in stage.ops:
-        if op.attrs.get("func") != "main":
+        if op.attrs.get("func") != "main" or not op.attrs.get("results"):
             continue
-        m = SSA_DEF_RE.match(op.text)
-        if not m:
-            continue
-        name = m.group(1)
+        name = op.attrs["results"][0].split("#")[0]
         if is_constant_op(op.name):
             const_values[name] = "constant"
             continue
-        operands = [o.split("#")[0] for o in _OPERAND_RE.findall(op.text[m.end():])]
+        operands = [o.split("#")[0] for o in op.attrs["operands"]]
         if operands and all(o in const_values for o in operands):
             const_values[name] = "derived"
             foldable.append((op, name, operands))
@@ -87,7 +63,7 @@ def const_eval_candidates(stage, arguments) -> list:
         sinks = [op for op, n, _ in members if n not in used_inside]
         locations = sorted({op.location.short for op, _, _ in members if op.location})
         out.append(ConstEvalCandidate(ops=[op.name for op, _, _ in members], indices=[op.index for op, _, _ in members],
-                                      result_bytes=sum(_result_bytes(op.text) for op in sinks), inputs=inputs,
+                                      result_bytes=sum(op.attrs["result_bytes"] for op in sinks), inputs=inputs,
                                       locations=locations))
     return out
 

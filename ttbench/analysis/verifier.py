@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..core import MLIR_STAGES
-from ..locations import LocTable, user_frame
+from ..ir.locations import LocTable, user_frame
 from .findings import Finding
 
 _ERROR_RE = re.compile(r"^error: (.*?): '([\w.$]+)' op (.*)$", re.M)

@@ -4,16 +4,13 @@ with how to install it. Large graphs are cut to `max_nodes` (and can be filtered
 from __future__ import annotations
 
 import html
-import re
 import subprocess
 from dataclasses import dataclass
 from typing import Optional
 
 from .. import optional
-from ..mlir_text import SSA_DEF_RE
 from .bringup_html import KIND_COLOURS
 
-_USE_RE = re.compile(r"%[\w$.-]+")
 MAX_NODES = 300
 
 
@@ -81,17 +78,16 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
                 if index_of.get(arg.name) in keep:
                     edges.append((index_of[arg.name], op.index))
     else:
-        producer = {}
+        producer = {}  # SSA name -> index of the op defining it (per function: names restart in each)
         for op in stage.ops:
-            m = SSA_DEF_RE.match(op.text)
-            uses = _USE_RE.findall(op.text[m.end():] if m else op.text)
+            func = op.attrs.get("func") or ""
             if op.index in keep:
-                for u in uses:
-                    if producer.get(u) in keep:
-                        edges.append((producer[u], op.index))
-                clusters.setdefault(op.attrs.get("func") or "", []).append(op)
-            if m:
-                producer[m.group(1)] = op.index
+                for u in op.attrs.get("operands", ()):
+                    if producer.get((func, u)) in keep:
+                        edges.append((producer[(func, u)], op.index))
+                clusters.setdefault(func, []).append(op)
+            for r in op.attrs.get("results", ()):
+                producer[(func, r)] = op.index
     lines = ["digraph stage {", "  rankdir=TB; node [shape=box, style=filled, fillcolor=white, fontsize=10];",
              f"  label={_quote(f'{stage.name}: {Graph(dot=str(), shown=len(ops), total=total).caption}')};"]
     for k, (cluster, members) in enumerate(clusters.items()):

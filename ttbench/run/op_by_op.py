@@ -20,7 +20,7 @@ import torch
 import torch.fx
 
 from ..core import BadInput
-from ..locations import frames_from_stack_trace, user_frame
+from ..ir.locations import frames_from_stack_trace, user_frame
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from ..core import BadInput
-from ..mlir_text import inline_resources, legalize_for_tt
+from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device

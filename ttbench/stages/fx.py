@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import torch
 import torch.fx
 
-from ..core import ArgInfo, BadInput, Op, Stage
-from ..locations import frames_from_stack_trace, user_frame
+from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
+from ..ir.locations import frames_from_stack_trace, user_frame
 
 
 @dataclass
@@ -194,15 +194,15 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
         captured["gm"], captured["inputs"] = gm, list(example_inputs)
         return gm.forward
 
-    torch._dynamo.reset()
     # Under no_grad dynamo hands over the graph as written, in-place calls included (with grad enabled
-    # AOT autograd would reject them).
-    try:
-        with torch.no_grad():
-            torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
-    finally:
-        torch._dynamo.reset()
-    gm, example_inputs = captured["gm"], captured["inputs"]
+    # AOT autograd would reject them). No torch._dynamo.reset(): it would wipe the user's own torch.compile
+    # caches. Each capture has its own backend, so dynamo compiles anew (guards include the backend); the
+    # recompile limit is lifted for this call only, so bringing the same model up again is not refused.
+    with torch.no_grad(), torch._dynamo.config.patch(recompile_limit=1 << 20, accumulated_recompile_limit=1 << 20):
+        torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
+    if "gm" not in captured:
+        raise CompilerFailure("dynamo ran the model without handing a graph to the capture backend")
+    gm, example_inputs = captured.pop("gm"), captured.pop("inputs")
 
     named = {}
     for name, p in model.named_parameters():

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import re
+import threading
 
-from ..core import Stage
-from ..mlir_text import parse_ops
+from ..core import CompilerFailure, Stage
+from ..ir.walk import walk_ops
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -31,9 +32,9 @@ def verifier_error(module):
 
 def mlir_stage(name: str, module, seconds: float, meta=None) -> Stage:
     """A Stage over a module that stays alive (and unchanged: later stages work on clones)."""
-    text = readable_text(module)
     meta = {**(meta or {}), "verifier": verifier_error(module)}
-    stage = Stage(name=name, ok=True, text=text, ops=parse_ops(text), seconds=seconds, meta=meta, module=module)
+    stage = Stage(name=name, ok=True, text=readable_text(module), ops=walk_ops(module), seconds=seconds, meta=meta,
+                  module=module)
     stage._full_text = lambda: full_text(module)
     return stage
 
@@ -47,7 +48,7 @@ def clone_module(module):
 
 
 def _diagnostic_location(where: str) -> str:
-    from ..locations import LocTable, user_frame
+    from ..ir.locations import LocTable, user_frame
 
     if where.startswith("loc(") and where.endswith(")"):
         frames = LocTable("").frames(where[4:-1])
@@ -87,8 +88,7 @@ def compiler_error(stage_name: str, message: str) -> str:
     return f"{stage_name}: {first.strip()[:300]}"
 
 
-class CompilerFailure(RuntimeError):
-    """A pass pipeline failed; the message holds the native diagnostics."""
+_FD2_LOCK = threading.Lock()
 
 
 def run_passes(module, pipeline: str, description: str) -> None:
@@ -99,7 +99,8 @@ def run_passes(module, pipeline: str, description: str) -> None:
 
     from torch_mlir.compiler_utils import run_pipeline_with_repro_report
 
-    with tempfile.TemporaryFile(mode="w+b") as capture:
+    # fd 2 belongs to the whole process: only one pass pipeline at a time points it at the capture file.
+    with _FD2_LOCK, tempfile.TemporaryFile(mode="w+b") as capture:
         saved = os.dup(2)
         os.dup2(capture.fileno(), 2)
         try:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..core import ArgInfo, BadInput, Op, Stage
-from ..locations import frames_from_stack_trace, user_frame
+from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
+from ..ir.locations import frames_from_stack_trace, user_frame
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
 WEIGHT_TYPES = {1, 10, 11, 16}  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
@@ -40,7 +40,7 @@ def load_onnx(model, inputs: tuple):
             with torch.no_grad():
                 program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
         except Exception as exc:
-            raise RuntimeError(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
+            raise CompilerFailure(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
         return program.model_proto, tuple(inputs)
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
@@ -181,26 +181,19 @@ def _type_str(t) -> str:
     return f"{onnx.helper.tensor_dtype_to_string(tt.elem_type).replace('TensorProto.', '')}{dims}"
 
 
-def _mlir_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _callsite(chain) -> str:
-    if len(chain) == 1:
-        return f"{_mlir_string(chain[0].file)}:{chain[0].line}:0"
-    return f"callsite({_mlir_string(chain[0].file)}:{chain[0].line}:0 at {_callsite(chain[1:])})"
-
-
-def relocate_onnx_ops(text: str, node_frames: dict) -> str:
+def relocate_onnx_ops(module, node_frames: dict) -> None:
     """torch-mlir's ONNX importer names each op's location after its node; give those names the source frames
-    the exporter recorded, so the torch dialect (and everything after) points at the user's code."""
-    import re
+    the exporter recorded (`loc("node"(callsite(...)))`), so the torch dialect and everything after it point at
+    the user's code. Edits the live module's op locations."""
+    from torch_mlir import ir
 
-    def sub(m):
-        name = m.group(1)
-        chain = node_frames.get(name.encode().decode("unicode_escape")) if "\\" in name else node_frames.get(name)
-        if not chain:
-            return m.group(0)
-        return f'loc("{name}"({_callsite(chain)}))'
+    from ..ir.locations import location_name
+    from ..ir.walk import stage_operations
 
-    return re.sub(r'loc\("((?:[^"\\]|\\.)*)"\)', sub, text)
+    for operation in stage_operations(module):
+        name = location_name(operation.location)
+        chain = node_frames.get(name) if name is not None else None
+        if chain:
+            files = [ir.Location.file(f.file, f.line, 0) for f in chain]
+            where = files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:])
+            operation.location = ir.Location.name(name, childLoc=where)

@@ -1,7 +1,6 @@
 """Stage `torchfx`: torch-mlir's torch dialect, straight from its importers (no lowering yet)."""
 from __future__ import annotations
 
-import re
 import time
 
 from .mlir_stage import mlir_stage
@@ -38,13 +37,12 @@ def import_onnx(capture):
     t0 = time.perf_counter()
     context = new_context()
     model_info = onnx_importer.ModelInfo(capture.model)
-    module = model_info.create_module(context=context).operation
-    node_importer = onnx_importer.NodeImporter.define_function(model_info.main_graph, module)
+    module = model_info.create_module(context=context)
+    node_importer = onnx_importer.NodeImporter.define_function(model_info.main_graph, module.operation)
     node_importer.import_all()
-    text = module.get_asm(enable_debug_info=True)
-    relocated = relocate_onnx_ops(text, capture.node_frames)
-    # The importer names the function after the ONNX graph; every later consumer expects @main.
-    relocated = re.sub(r"func\.func @([\w$.-]+)\(", "func.func @main(", relocated, count=1)
     with context:
-        module = ir.Module.parse(relocated)
+        relocate_onnx_ops(module, capture.node_frames)
+        for op in module.body.operations:  # the importer names the function after the ONNX graph
+            if op.operation.name == "func.func":
+                op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
     return mlir_stage("torchfx", module, time.perf_counter() - t0), module

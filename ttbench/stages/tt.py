@@ -10,7 +10,7 @@ import tempfile
 
 from .. import tt_plugin
 from ..core import Stage
-from ..mlir_text import elide_weights, legalize_for_tt, parse_ops
+from ..ir.text import elide_weights, legalize_for_tt, parse_ops
 from ..scratch import scratch_dir
 
 FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too

@@ -1,0 +1,202 @@
+"""No silent wrong answers (issue 14): each test here failed on the main it was written against."""
+import importlib.util
+import io
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.ir.locations import LocTable, location_frames
+from ttbench.ir.text import parse_ops
+
+
+class CausalMask(torch.nn.Module):
+    """An attention-style mask: −inf above the diagonal (non-splat), plus NaN/inf/−0.0 in a buffer."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mask", torch.full((32, 32), float("-inf")).triu(1))
+        self.register_buffer("odd", torch.tensor([1.0, float("nan"), float("inf"), -0.0] * 300))
+
+    def forward(self, x):
+        return torch.softmax(x + self.mask, -1) + torch.nan_to_num(self.odd[:32], nan=0.0, posinf=2.0)
+
+
+class SplatMask(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x + torch.full((32, 32), float("-inf")).triu(1), -1)
+
+
+def test_hoisting_keeps_non_finite_constants_bit_for_bit():
+    m, x = CausalMask(), torch.randn(32, 32)
+    b = tb.bringup(m, (x,), params="inline", tt=False, hoist=dict(min_numel=16, to="args"))
+    assert b.ok, b.table()
+    weights = b.hoisted.weights
+    assert set(weights) == {"mask", "odd"}
+    assert np.array_equal(weights["mask"].view(np.uint32), m.mask.numpy().view(np.uint32))
+    assert np.array_equal(weights["odd"].view(np.uint32), m.odd.numpy().view(np.uint32))  # NaN, inf, -0.0
+    result = b.run()
+    assert result.ok and result.pcc > 0.9999, result
+
+
+def test_splats_stay_in_the_ir_and_the_hoisted_run_matches():
+    b = tb.bringup(SplatMask(), (torch.randn(32, 32),), params="inline", tt=False, hoist=dict(min_numel=16))
+    assert b.ok, b.table()
+    assert b.hoisted.tensors == []  # a splat is 4 bytes in the IR: hoisting it would make a full-size tensor
+    splats = [op for op in b.stages["stablehlo"].ops if op.attrs.get("constant", {}).get("splat")]
+    assert any("0xFF800000" in op.text for op in splats)  # -inf kept as MLIR prints it
+    assert b.run().ok
+
+
+class Scaled(torch.nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+        self.fc = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        return self.fc(x) * self.scale
+
+
+def _scaled(scale, seed=0):
+    torch.manual_seed(seed)
+    return Scaled(scale), (torch.randn(4, 16),)
+
+
+def test_diff_reports_a_changed_weight_in_every_stage(tmp_path):
+    a = tb.bringup(*_scaled(0.5, seed=0), params="inline", tt=False)
+    b = tb.bringup(*_scaled(0.5, seed=1), params="inline", tt=False)
+    d = tb.diff(a, b)
+    assert d.changed, d.text()
+    changed = {s.stage for s in d.stages if s.constants}
+    assert {"torchfx", "stablehlo"} <= changed, d.text()
+    assert "meaningful changes: yes" in d.text()
+    assert "constant at" in d.text()
+
+
+def test_diff_names_a_changed_scale_and_its_value():
+    a = tb.bringup(*_scaled(0.5), tt=False)
+    b = tb.bringup(*_scaled(0.25), tt=False)
+    d = tb.diff(a, b)
+    text = d.text()
+    stablehlo = next(s for s in d.stages if s.stage == "stablehlo")
+    assert stablehlo.constants, text
+    assert "5.000000e-01" in text and "2.500000e-01" in text, text
+    fx = next(s for s in d.stages if s.stage == "fx")
+    assert any("0.25" in k for c in fx.op_changes for k in c["added"]), text  # the argument, not just the op name
+
+
+def test_weights_passed_as_arguments_are_compared_too(tmp_path):
+    a = tb.bringup(*_scaled(0.5, seed=0), tt=False)
+    b = tb.bringup(*_scaled(0.5, seed=1), tt=False)
+    d = tb.diff(a, b)
+    assert "fc.weight" in d.weights and d.changed, d.text()
+
+
+class MaxPool(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.max_pool2d(x, 2)
+
+
+def test_region_ops_have_their_location_and_their_bodies_are_not_stage_ops():
+    b = tb.bringup(MaxPool(), (torch.randn(1, 2, 8, 8),), tt=False)
+    ops = b.stages["stablehlo"].ops
+    pools = [op for op in ops if op.name == "stablehlo.reduce_window"]
+    assert len(pools) == 1 and pools[0].location is not None and pools[0].location.file == __file__
+    assert "stablehlo.maximum" not in {op.name for op in ops}  # the reducer belongs to reduce_window
+    assert not b.findings.of("location_lost", "stablehlo")
+    # the text parser (TTIR/TTNN files, export folders) reads the printed module the same way
+    printed = parse_ops(b.stages["stablehlo"].full_text())
+    assert [(o.name, o.location) for o in printed] == [(o.name, o.location) for o in ops]
+
+
+def test_source_files_with_non_ascii_names(tmp_path):
+    path = tmp_path / 'modèle-ü.py'
+    path.write_text("import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        return torch.relu(x) * 2\n")
+    spec = importlib.util.spec_from_file_location("odd_named_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    b = tb.bringup(module.M(), (torch.randn(3, 4),), tt=False)
+    for stage in ("fx", "torchfx", "stablehlo"):
+        files = {op.location.file for op in b.stages[stage].ops if op.location}
+        assert files == {str(path)}, (stage, files)
+    # and through the printed form (MLIR writes the bytes as \C3\A8)
+    printed = parse_ops(b.stages["stablehlo"].full_text())
+    assert {op.location.file for op in printed if op.location} == {str(path)}
+
+
+def test_line_ranges_inside_callsites_are_read_not_raised():
+    frames = LocTable().frames('callsite("/p/a.py":3:4 to 5:6 at fused["/p/b.py":7:0, "n"("/p/c.py":1:2 to :9)])')
+    assert [(f.file, f.line) for f in frames] == [("/p/a.py", 3), ("/p/b.py", 7), ("/p/c.py", 1)]
+    assert LocTable().frames('callsite("/p/a.py":3:4 broken') == ()  # not understood: no location, no exception
+
+
+def test_locations_are_read_through_the_bindings():
+    from torch_mlir import ir
+
+    with ir.Context():
+        loc = ir.Location.callsite(ir.Location.file("/p/modèle.py", 3, 0), [ir.Location.file("/p/b.py", 7, 0)])
+        assert [(f.file, f.line) for f in location_frames(loc)] == [("/p/modèle.py", 3), ("/p/b.py", 7)]
+
+
+def test_ttbench_bugs_are_internal_errors_not_compiler_failures(monkeypatch):
+    import ttbench.core
+    import ttbench.stages.mlir_stage as mlir_stage
+
+    # A ttbench bug: a ttbench function handed the wrong thing (it iterates a Module: TypeError in ttbench's code).
+    monkeypatch.setattr(mlir_stage, "walk_ops", ttbench.core.op_histogram)
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x, tt=False)
+    stage = b.stages["torchfx"]
+    assert not stage.ok and stage.meta.get("internal_error")
+    assert "internal error in ttbench" in stage.error and "TypeError" in stage.error, stage.error
+    assert "op_histogram" in stage.meta["traceback"]
+    assert b.stages["fx"].ok  # the stages before it are kept
+    with pytest.raises(tb.InternalError):
+        tb.bringup(m, x, tt=False, strict=True)
+
+
+def test_compiler_failures_stay_stage_errors():
+    class Unlowerable(torch.nn.Module):
+        def forward(self, x):
+            return torch.fft.fft(x).real
+
+    b = tb.bringup(Unlowerable(), (torch.randn(8),), tt=False)
+    failed = b.failed_stage
+    assert failed is not None and not failed.meta.get("internal_error"), b.table()
+    assert "internal error" not in failed.error
+
+
+def test_loading_a_model_leaves_the_global_rng_alone():
+    torch.manual_seed(1234)
+    before = torch.get_rng_state()
+    tb.models.load("mlp")
+    assert torch.equal(torch.get_rng_state(), before)
+
+
+def test_bringup_keeps_the_users_torch_compile_caches():
+    calls = []
+
+    def counting(gm, example_inputs):
+        calls.append(1)
+        return gm.forward
+
+    f = torch.compile(lambda t: torch.sin(t) + 1, backend=counting)
+    x = torch.randn(4)
+    f(x)
+    m, inputs = tb.models.load("mlp")
+    assert tb.bringup(m, inputs, frontend="dynamo", tt=False).ok
+    f(x)
+    assert len(calls) == 1  # no recompilation: the user's cache survived
+
+
+def test_report_plots_leave_the_matplotlib_backend_alone(tmp_path):
+    import matplotlib
+
+    before = matplotlib.get_backend()
+    m, x = tb.models.load("mlp")
+    tb.bringup(m, x, tt=False).save_html(str(tmp_path / "r.html"))
+    assert matplotlib.get_backend() == before
