@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import shutil
 import tempfile
 
@@ -18,34 +17,63 @@ FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 # ArgInfo.role -> tt-mlir's ttcore.argument_type: parameters and buffers may be hoisted into const-eval.
 TT_ROLES = {"input": "input", "parameter": "parameter", "buffer": "parameter", "constant": "constant"}
 
-_SIGNATURE_ARG_RE = re.compile(r"%arg(\d+): (tensor<[^>]*>)")
 
 
-def mark_argument_roles(text: str, arguments: list) -> str:
-    """Tell tt-mlir which arguments of @main are weights, the way tt-xla's torch frontend does: a
-    `stablehlo.custom_call @tt.mark_argument` on each argument carrying its role and name."""
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if re.match(r"\s*func\.func (?:public )?@main\(", line) and line.rstrip().endswith("{"):
-            break
-    else:
-        return text
-    types = dict(_SIGNATURE_ARG_RE.findall(line))
-    if len(types) != len(arguments):
-        return text  # not the signature we recorded: hand it over unmarked rather than mislabel
-    indent = re.match(r"\s*", lines[i + 1]).group(0)
-    marks, renames = [], {}
-    for index, arg in enumerate(arguments):
-        t = types[str(index)]
-        name = arg.name.replace("\\", "\\\\").replace('"', '\\"')
-        marks.append(f'{indent}%ttb_arg{index} = stablehlo.custom_call @tt.mark_argument(%arg{index}) '
-                     f'{{mhlo.frontend_attributes = {{ttcore.argument_type = "{TT_ROLES[arg.role]}", '
-                     f'ttir.name = "{name}"}}}} : ({t}) -> {t}')
-        renames[f"%arg{index}"] = f"%ttb_arg{index}"
-    body_end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith(indent[:-2] + "}")), len(lines))
-    pattern = re.compile(r"%arg\d+\b")
-    body = [pattern.sub(lambda m: renames.get(m.group(0), m.group(0)), l) for l in lines[i + 1:body_end]]
-    return "\n".join(lines[:i + 1] + marks + body + lines[body_end:])
+def handed_over_text(stablehlo_stage: Stage, arguments: list, params: str) -> str:
+    """The StableHLO the plugin gets, made on a clone of the live module: tensor `arith.constant`s (torch-mlir
+    leaves a few; the plugin refuses mixed dialects) become `stablehlo.constant`s, and with params="args" each
+    argument of @main is marked with its role and name the way tt-xla's torch frontend does (a
+    `stablehlo.custom_call @tt.mark_argument`), so tt-mlir knows weights from inputs."""
+    if stablehlo_stage.module is None:  # no live module (a stage read back from text): the text rewrite
+        return legalize_for_tt(stablehlo_stage.full_text())
+    from torch_mlir import ir
+
+    from .mlir_stage import clone_module, full_text
+
+    module = clone_module(stablehlo_stage.module)
+    with module.context:
+        main = None
+        for top in module.body.operations:
+            func = top.operation
+            if func.name != "func.func":
+                continue
+            if ir.StringAttr(func.attributes["sym_name"]).value == "main":
+                main = func
+            for block in func.regions[0].blocks:
+                _constants_to_stablehlo(block)
+        if main is not None and params == "args":
+            _mark_argument_roles(main, arguments)
+    return full_text(module)
+
+
+def _constants_to_stablehlo(block) -> None:
+    from torch_mlir import ir
+
+    for child in list(block.operations):
+        op = child.operation
+        if op.name == "arith.constant" and str(op.results[0].type).startswith("tensor<"):
+            with ir.InsertionPoint(op), op.location:
+                new = ir.Operation.create("stablehlo.constant", results=[op.results[0].type],
+                                          attributes={"value": op.attributes["value"]})
+            op.results[0].replace_all_uses_with(new.results[0])
+            op.erase()
+
+
+def _mark_argument_roles(main, arguments: list) -> None:
+    from torch_mlir import ir
+
+    block = main.regions[0].blocks[0]
+    if len(block.arguments) != len(arguments):
+        return  # not the signature we recorded: hand it over unmarked rather than mislabel
+    first = block.operations[0] if len(block.operations) else None
+    for arg, info in zip(list(block.arguments), arguments):
+        attrs = ir.DictAttr.get({"ttcore.argument_type": ir.StringAttr.get(TT_ROLES[info.role]),
+                                 "ttir.name": ir.StringAttr.get(info.name)})
+        with ir.InsertionPoint(first), ir.Location.unknown():
+            mark = ir.Operation.create("stablehlo.custom_call", results=[arg.type], operands=[arg],
+                                       attributes={"call_target_name": ir.StringAttr.get("tt.mark_argument"),
+                                                   "mhlo.frontend_attributes": attrs})
+        arg.replace_all_uses_except(mark.results[0], mark)
 
 
 def _file_stage(name: str, path: str, seconds: float, meta: dict) -> Stage:
@@ -59,9 +87,7 @@ def _file_stage(name: str, path: str, seconds: float, meta: dict) -> Stage:
 
 def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float) -> tuple:
     """stablehlo Stage -> (ttir Stage, ttnn Stage)."""
-    handed_over = legalize_for_tt(stablehlo_stage.full_text())
-    if params == "args":
-        handed_over = mark_argument_roles(handed_over, arguments)
+    handed_over = handed_over_text(stablehlo_stage, arguments, params)
     workdir = tempfile.mkdtemp(prefix="ttbench-tt-")
     try:
         result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)
