@@ -103,14 +103,17 @@ class Bringup:
         return f"<Bringup {self.model_name} frontend={self.frontend} params={self.params}>\n{self.table()}"
 
 
+_FRAMEWORK_PACKAGES = ("torch", "torch_mlir", "onnx", "onnxscript", "onnx_ir", "jax", "jaxlib", "onnxruntime")
 _TTBENCH_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def is_internal_error(exc: BaseException) -> bool:
     """Whether `exc` is ttbench's own bug: raised by ttbench's code itself (the innermost frame is ours), and not
-    one of the failures ttbench raises on purpose for a compiler. Exceptions from torch, torch-mlir, onnx, jax or
-    the user's model code are the stage's failure."""
+    one of the failures ttbench raises on purpose for a compiler. Exceptions of the frameworks' own types (raised in
+    their native code too) and those from the user's model code are the stage's failure."""
     if isinstance(exc, (CompilerFailure, StageFailed, BadInput)):
+        return False
+    if type(exc).__module__.split(".")[0] in _FRAMEWORK_PACKAGES:  # e.g. torch_mlir's MLIRError from native code
         return False
     tb = exc.__traceback__
     innermost = None
