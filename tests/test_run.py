@@ -91,8 +91,8 @@ def test_isolated_op_by_op_dedups_and_records_sources(zoo_bringup):
     df = report.to_dataframe()
     assert list(df["op"]) == [r.op for r in report.rows]
     assert "<script" not in report._repr_html_()
-    ax = report.plot()
-    assert len(ax.collections[0].get_offsets()) == len(report.rows)
+    figure = report.plot()
+    assert len(figure.axes[0].collections[0].get_offsets()) == len(report.rows)
 
 
 @pytest.mark.parametrize("fault", ["abort", "hang"])

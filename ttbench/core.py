@@ -93,19 +93,6 @@ class Stage:
             self._full_text_printed = self._full_text()
         return self._full_text_printed
 
-    def graph(self, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
-        """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
-        from .render.graph import stage_graph
-
-        findings = self._owner.findings if self._owner is not None else None
-        return stage_graph(self, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
-
-    def netron(self, port: int = 0, height: int = 600):
-        """The onnx stage in netron, served on 127.0.0.1 and shown in an IFrame (stop with tb.netron_stop())."""
-        from .render.netron_view import show
-
-        return show(self, port=port, height=height)
-
     @classmethod
     def skipped(cls, name: str, failed: str) -> "Stage":
         return cls(name=name, ok=False, error=f"skipped: {failed} failed")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import html
 import json
 import os
 import re
@@ -92,13 +91,6 @@ class IRDiff:
         return self.text()
 
     __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        return render_html(self)
-
-    def save_html(self, path: str) -> str:
-        return write_text_atomic(path, "<!doctype html><meta charset='utf-8'><title>ttbench diff</title>"
-                                 + render_html(self))
 
 
 # --- reading a side ---------------------------------------------------------------------------------------
@@ -435,20 +427,3 @@ def render_text(d: IRDiff, unified: bool = False) -> str:
         for s in d.stages:
             lines.extend(s.unified)
     return "\n".join(lines)
-
-
-def render_html(d: IRDiff) -> str:
-    summary = "".join(f"<li>{html.escape(l)}</li>" for l in summary_lines(d))
-    blocks = []
-    for s in d.stages:
-        if not s.unified:
-            continue
-        rows = []
-        for l in s.unified[:2000]:
-            cls = "add" if l.startswith("+") else "del" if l.startswith("-") else "ctx"
-            rows.append(f"<span class='{cls}'>{html.escape(l)}</span>")
-        blocks.append(f"<details><summary>{html.escape(s.stage)}: unified diff ({len(s.unified)} lines)"
-                      f"</summary><pre>{chr(10).join(rows)}</pre></details>")
-    style = ("<style>.ttbench-diff .add{background:#e6ffec}.ttbench-diff .del{background:#ffebe9}"
-             ".ttbench-diff pre{font-size:12px;overflow-x:auto}</style>")
-    return f"<div class='ttbench-diff'>{style}<ul>{summary}</ul>{''.join(blocks)}</div>"

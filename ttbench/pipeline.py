@@ -82,18 +82,6 @@ class Bringup:
 
         return write_bringup(self, directory, extra_files)
 
-    def _repr_html_(self) -> str:
-        from .render import render_bringup
-
-        return render_bringup(self)
-
-    def save_html(self, path: str, plots: bool = True) -> str:
-        """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
-        from .export import write_text_atomic
-        from .render import render_bringup, standalone
-
-        return write_text_atomic(path, standalone(render_bringup(self, plots=plots), f"ttbench · {self.model_name}"))
-
     def table(self) -> str:
         from .export import stage_table
 

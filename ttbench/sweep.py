@@ -6,7 +6,6 @@ marks them, and says when one starts passing (delete it from the list then).
 """
 from __future__ import annotations
 
-import html
 import json
 import os
 import subprocess
@@ -139,12 +138,12 @@ def markdown(rows: list) -> str:
     return "\n".join(lines) + "\n"
 
 
-def html_table(rows: list) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(r)) + "</tr>" for r in rows)
-    return (f"<!doctype html><meta charset='utf-8'><title>ttbench sweep</title><table border='1' "
-            f"style='border-collapse:collapse;font:13px sans-serif'><thead><tr>{head}</tr></thead><tbody>{body}"
-            f"</tbody></table>")
+def html_page(rows: list) -> str:
+    from .render.tables import html_table
+
+    return ("<!doctype html><meta charset='utf-8'><title>ttbench sweep</title><style>table{border-collapse:collapse;"
+            "font:13px sans-serif}td,th{border:1px solid #999;padding:2px 6px}</style>"
+            + html_table(COLUMNS, [_cells(r) for r in rows], cls="ttbench-sweep", scroll=False))
 
 
 def write(rows: list, out: str, header: Optional[str] = None) -> list:
@@ -154,7 +153,7 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
     intro = (header or "# Bringup status\n\nRegenerate with `make sweep`.") + "\n\n" + \
         ", ".join(f"{v} {k}" for k, v in counts.items()) + "\n\n"
     paths = []
-    for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_table(rows)),
+    for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_page(rows)),
                        ("status.json", json.dumps({"counts": counts, "rows": rows}, indent=2, default=str) + "\n")):
         paths.append(write_text_atomic(os.path.join(out, name), text))
     return paths

@@ -2,7 +2,6 @@
 nothing here renders IR or knows how a finding was found."""
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Optional
@@ -90,10 +89,6 @@ class FindingsSummary:
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        head = "".join(f'<th title="{html.escape(v)}">{html.escape(k)}</th>' for k, v in SUMMARY_COLUMNS.items())
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self._cells())
-        return f"<table class='ttbench-summary'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _fmt(key: str, value) -> str:

@@ -1,18 +1,10 @@
-"""What a run produces: `RunResult` (whole graph) and `OpByOpReport` (one row per unique op), each with a table
-for notebooks (escaped HTML), a DataFrame, JSON, and for op-by-op a PCC plot."""
+"""What a run produces: `RunResult` (whole graph) and `OpByOpReport` (one row per unique op), each with a
+DataFrame and JSON. Their notebook tables and the op-by-op PCC plot are views in render/views.py."""
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Optional
-
-
-def _html_table(columns: list, rows: list, caption: str = "") -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in row) + "</tr>" for row in rows)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return f"<table class='ttbench-run'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _cell(v) -> str:
@@ -62,11 +54,6 @@ class RunResult:
                           for i, o in enumerate(self.outputs)]
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        cols = ["output", "shape", "pcc", "max_abs_error", "max_rel_error", "allclose", "ok"]
-        rows = [[i] + [o.get(c) for c in cols[1:]] for i, o in enumerate(self.outputs)]
-        caption = f"{self.model} · {self.stage} on {self.device}: {'ok' if self.ok else 'FAILED'} — {self.message}"
-        return _html_table(cols, rows, caption)
 
 
 FURTHEST_STAGES = ("fx", "torchfx", "stablehlo", "ttir", "ttnn", "compiled", "executed")
@@ -142,24 +129,3 @@ class OpByOpReport:
 
     def __repr__(self) -> str:
         return f"<OpByOpReport {self.summary()}>"
-
-    def plot(self, ax=None):
-        """PCC per unique op in graph order; failures in red, the threshold as a line."""
-        import matplotlib.pyplot as plt
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(10, 3))
-        xs = [r.index for r in self.rows]
-        ys = [r.pcc if r.pcc is not None else 0.0 for r in self.rows]
-        colors = ["tab:green" if r.ok else "tab:red" for r in self.rows]
-        ax.scatter(xs, ys, c=colors, s=12)
-        ax.axhline(self.min_pcc, color="gray", linestyle="--", linewidth=1)
-        ax.set_xlabel("unique op (graph order)")
-        ax.set_ylabel("PCC vs PyTorch")
-        ax.set_title(f"{self.model}: {self.mode} op-by-op on {self.device}")
-        ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
-        return ax
-
-    def _repr_html_(self) -> str:
-        rows = [[getattr(r, c) for c in OP_COLUMNS] for r in self.rows]
-        return _html_table(OP_COLUMNS, rows, self.summary().replace("\n", " · "))

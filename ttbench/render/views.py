@@ -1,0 +1,144 @@
+"""Every view of ttbench's records, in one table: which record shows how (notebook HTML, HTML files, graphs,
+plots). The records (core, pipeline, analysis, run, diff) hold data only and import nothing of render/;
+`ttbench/__init__.py` attaches these views once, when the package is imported, so `b` in a notebook,
+`b.save_html(...)`, `stage.graph()`, `report.plot()` and `tb.diff(...).save_html(...)` keep working."""
+from __future__ import annotations
+
+import html
+from typing import Optional
+
+
+# --- Bringup --------------------------------------------------------------------------------------------------
+
+def bringup_repr_html(b) -> str:
+    from .bringup_html import render_bringup
+
+    return render_bringup(b)
+
+
+def bringup_save_html(b, path: str, plots: bool = True) -> str:
+    """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
+    from ..export import write_text_atomic
+    from .bringup_html import render_bringup, standalone
+
+    return write_text_atomic(path, standalone(render_bringup(b, plots=plots), f"ttbench · {b.model_name}"))
+
+
+# --- Stage ----------------------------------------------------------------------------------------------------
+
+def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
+    """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
+    from .graph import stage_graph as draw
+
+    findings = stage._owner.findings if stage._owner is not None else None
+    return draw(stage, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
+
+
+def stage_netron(stage, port: int = 0, height: int = 600):
+    """The onnx stage in netron, served on 127.0.0.1 and shown in an IFrame (stop with tb.netron_stop())."""
+    from .netron_view import show
+
+    return show(stage, port=port, height=height)
+
+
+# --- findings, runs -------------------------------------------------------------------------------------------
+
+def summary_repr_html(summary) -> str:
+    from ..analysis.findings import SUMMARY_COLUMNS
+    from .tables import html_table
+
+    return html_table(list(SUMMARY_COLUMNS), summary._cells(), cls="ttbench-summary", titles=SUMMARY_COLUMNS)
+
+
+def run_result_repr_html(r) -> str:
+    from .tables import html_table
+
+    cols = ["output", "shape", "pcc", "max_abs_error", "max_rel_error", "allclose", "ok"]
+    rows = [[i] + [o.get(c) for c in cols[1:]] for i, o in enumerate(r.outputs)]
+    caption = f"{r.model} · {r.stage} on {r.device}: {'ok' if r.ok else 'FAILED'} — {r.message}"
+    return html_table(cols, rows, caption, cls="ttbench-run")
+
+
+def op_by_op_repr_html(report) -> str:
+    from ..run.results import OP_COLUMNS
+    from .tables import html_table
+
+    rows = [[getattr(r, c) for c in OP_COLUMNS] for r in report.rows]
+    return html_table(OP_COLUMNS, rows, report.summary().replace("\n", " · "), cls="ttbench-run")
+
+
+def op_by_op_plot(report, ax=None):
+    """PCC per unique op in graph order; failures in red, the threshold as a line. Draws into `ax` and returns
+    it; without one, returns a Figure of its own (a notebook shows it; pyplot's state and backend are untouched)."""
+    figure = None
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        figure = Figure(figsize=(10, 3))
+        ax = figure.subplots()
+    xs = [r.index for r in report.rows]
+    ys = [r.pcc if r.pcc is not None else 0.0 for r in report.rows]
+    colors = ["tab:green" if r.ok else "tab:red" for r in report.rows]
+    ax.scatter(xs, ys, c=colors, s=12)
+    ax.axhline(report.min_pcc, color="gray", linestyle="--", linewidth=1)
+    ax.set_xlabel("unique op (graph order)")
+    ax.set_ylabel("PCC vs PyTorch")
+    ax.set_title(f"{report.model}: {report.mode} op-by-op on {report.device}")
+    ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
+    return figure if figure is not None else ax
+
+
+# --- diff -----------------------------------------------------------------------------------------------------
+
+def diff_repr_html(d) -> str:
+    from ..diff import summary_lines
+
+    summary = "".join(f"<li>{html.escape(l)}</li>" for l in summary_lines(d))
+    blocks = []
+    for s in d.stages:
+        if not s.unified:
+            continue
+        rows = []
+        for l in s.unified[:2000]:
+            cls = "add" if l.startswith("+") else "del" if l.startswith("-") else "ctx"
+            rows.append(f"<span class='{cls}'>{html.escape(l)}</span>")
+        blocks.append(f"<details><summary>{html.escape(s.stage)}: unified diff ({len(s.unified)} lines)"
+                      f"</summary><pre>{chr(10).join(rows)}</pre></details>")
+    style = ("<style>.ttbench-diff .add{background:#e6ffec}.ttbench-diff .del{background:#ffebe9}"
+             ".ttbench-diff pre{font-size:12px;overflow-x:auto}</style>")
+    return f"<div class='ttbench-diff'>{style}<ul>{summary}</ul>{''.join(blocks)}</div>"
+
+
+def diff_save_html(d, path: str) -> str:
+    from ..export import write_text_atomic
+
+    return write_text_atomic(path, "<!doctype html><meta charset='utf-8'><title>ttbench diff</title>"
+                             + diff_repr_html(d))
+
+
+def _views() -> dict:
+    """(record class, method name) -> view. The one place that says how each record is shown."""
+    from ..analysis.findings import FindingsSummary
+    from ..core import Stage
+    from ..diff import IRDiff
+    from ..pipeline import Bringup
+    from ..run.results import OpByOpReport, RunResult
+
+    return {
+        (Bringup, "_repr_html_"): bringup_repr_html,
+        (Bringup, "save_html"): bringup_save_html,
+        (Stage, "graph"): stage_graph,
+        (Stage, "netron"): stage_netron,
+        (FindingsSummary, "_repr_html_"): summary_repr_html,
+        (RunResult, "_repr_html_"): run_result_repr_html,
+        (OpByOpReport, "_repr_html_"): op_by_op_repr_html,
+        (OpByOpReport, "plot"): op_by_op_plot,
+        (IRDiff, "_repr_html_"): diff_repr_html,
+        (IRDiff, "save_html"): diff_save_html,
+    }
+
+
+def attach() -> None:
+    """Give each record its view methods (called once by ttbench/__init__.py)."""
+    for (cls, name), view in _views().items():
+        setattr(cls, name, view)
