@@ -1,5 +1,8 @@
-"""StableHLO -> TTIR + TTNN through ttbench (child process, role marks, file collection) vs calling the plugin
-directly in one process, side by side; and the share of TTIR ops that still carry a user source location.
+"""StableHLO -> TTIR + TTNN through ttbench (child process, file collection) vs calling the plugin directly in one
+process, side by side; and the share of TTIR ops that still carry a user source location.
+
+Like for like: both sides compile the same StableHLO (the text ttbench hands over, role marks included) with the same
+system descriptor and the same tt-metal cache folder.
 
     python benchmarks/bench_tt.py [MODEL] [REPEATS]      (default: mobilenet_v2 3)
 
@@ -14,8 +17,7 @@ from _measure import in_child, median  # noqa: E402
 
 import ttbench as tb  # noqa: E402
 from ttbench import tt_plugin  # noqa: E402
-from ttbench.ir.text import legalize_for_tt  # noqa: E402
-from ttbench.stages.tt import compile_tt  # noqa: E402
+from ttbench.stages.tt import compile_tt, handed_over_text  # noqa: E402
 
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "mobilenet_v2"
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -24,6 +26,7 @@ DIRECT = """
 import os
 def setup():
     os.environ["TT_COMPILE_ONLY_SYSTEM_DESC"] = {desc!r}
+    os.environ["TT_METAL_CACHE"] = {metal_cache!r}
     return open({src!r}, "rb").read()
 def work(payload):
     from jax._src import xla_bridge
@@ -42,7 +45,8 @@ if __name__ == "__main__":
     work = tempfile.mkdtemp()
     src = os.path.join(work, "in.mlir")
     with open(src, "w") as f:
-        f.write(legalize_for_tt(shlo.full_text()))
+        f.write(handed_over_text(shlo, b.arguments, "args"))
+    metal_cache = os.environ.get("TT_METAL_CACHE") or os.path.join(tt_plugin.cache_dir(), "tt-metal")
     import time
 
     ours, direct, coverage = [], [], None
@@ -55,7 +59,8 @@ if __name__ == "__main__":
         coverage = sum(op.location is not None for op in counted) / len(counted)
         # the direct call: start a Python, start the client, compile, as a user's script would
         t0 = time.perf_counter()
-        in_child(DIRECT.format(desc=descriptor or "", src=src, out=os.path.join(work, f"direct{i}")))
+        in_child(DIRECT.format(desc=descriptor or "", src=src, out=os.path.join(work, f"direct{i}"),
+                               metal_cache=metal_cache))
         direct.append(time.perf_counter() - t0)
     print(f"{MODEL}: StableHLO -> TTIR + TTNN, median of {REPEATS}, wall seconds including process start")
     print(f"ttbench compile_tt (child process)   {median(ours):7.2f}")
