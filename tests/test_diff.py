@@ -105,7 +105,7 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path):
     cases = [
         ((str(tmp_path / "missing"), golden), "is not a folder"),
         ((str(tmp_path / "empty"), golden), "is not an export folder (no manifest.json)"),
-        ((str(tmp_path / "broken"), golden), "unreadable manifest.json"),
+        ((str(tmp_path / "broken"), golden), "manifest.json is not valid JSON"),
         ((golden, str(tmp_path / "unparsable")), "torchfx.mlir does not parse"),
         ((golden, golden, "--stage", "nope"), "no stage 'nope'"),
     ]

@@ -105,8 +105,10 @@ def cmd_bringup(args) -> int:
 
     if (args.op_by_op or args.chained) and not args.run:
         raise BadInput("--op-by-op and --chained need --run DEVICE")
-    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise BadInput(f"--out {args.out} exists and is not a folder")
+    if args.out:
+        from .export import check_export_target
+
+        check_export_target(args.out)  # before any work: never replace a user's folder, never fail at the end
     shapes = [_parse_shape(s) for s in args.input_shape or ()]
     hoist = _parse_hoist(args.hoist)
     model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes)
@@ -158,6 +160,10 @@ def cmd_bringup(args) -> int:
 def cmd_diff(args) -> int:
     from .diff import diff_folders
 
+    if args.html:
+        from .export import check_file_target
+
+        check_file_target(args.html)
     result = diff_folders(args.a, args.b, stage=args.stage)
     print(result.text(unified=args.unified))
     if args.html:

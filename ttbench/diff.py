@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import os
 import re
 import tempfile
@@ -27,14 +26,11 @@ from typing import Optional
 
 from .analysis.op_kinds import is_constant_op, needs_location
 from .core import BadInput, MLIR_STAGES, SourceLoc
-from .export import FINDINGS, MANIFEST, stage_file, write_text_atomic
+from .export import FINDINGS, MANIFEST, stage_file
 from .ir.text import resource_blobs
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
-_FX_LINE_RE = re.compile(r"^%(\S+) : .*?= (call_function|call_method|call_module)\[target=([^\]]+)\]\((.*?)\)"
-                         r"(?:\s+# (.+):(\d+))?$")
-_ONNX_LINE_RE = re.compile(r"= (\w+)[\[(].*?(?:\s+# (.+):(\d+))?$")
 COMPARED_FILES = ("run.json", "op_by_op.json")
 
 
@@ -114,65 +110,89 @@ def _mlir_side_ops(ir: str, hashes: dict) -> tuple:
     return ops
 
 
+def _split_source_comment(line: str) -> tuple:
+    """(the line without its trailing `    # file.py:12`, "file.py:12" short form or "")."""
+    body, sep, comment = line.rpartition("    # ")
+    if not sep:
+        return line, ""
+    file, colon, lineno = comment.rpartition(":")
+    if not colon or not file or not lineno.isdigit():
+        return line, ""
+    return body, SourceLoc(file, int(lineno)).short
+
+
+_FX_KINDS = ("call_function", "call_method", "call_module")
+
+
 def _fx_side_ops(text: str) -> list:
+    """Ops of an fx.txt (`%name : ... = call_function[target=T](args...)    # file:line`), read with str
+    methods: linear in the line's length whatever it holds."""
     ops = []
     for line in text.splitlines():
-        m = _FX_LINE_RE.match(line.strip())
-        if not m:
+        line = line.strip()
+        if not line.startswith("%") or " : " not in line:
             continue
-        _, kind, target, args, file, lineno = m.groups()
+        body, where = _split_source_comment(line)
+        for kind in _FX_KINDS:
+            start = body.find(f"= {kind}[target=")
+            if start >= 0:
+                break
+        else:
+            continue
+        rest = body[start + len(f"= {kind}[target="):]
+        target, sep, args = rest.partition("](")
+        if not sep or not args.endswith(")"):
+            continue
         name = target.replace("torch.ops.", "") if kind == "call_function" else (
             f"Tensor.{target}" if kind == "call_method" else f"module.{target}")
-        where = SourceLoc(file, int(lineno)).short if file else ""
-        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args)})", where))
+        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args[:-1])})", where))
     return ops
 
 
 def _onnx_side_ops(text: str) -> list:
+    """Ops of an onnx.txt (`%y = Conv[attrs](%x, %w)    # file:line`), read with str methods."""
     ops = []
     for line in text.splitlines():
         if line.startswith("#"):
             continue
-        m = _ONNX_LINE_RE.search(line)
-        if m:
-            sig = _SSA_RE.sub("%", line.split("    # ")[0])
-            where = SourceLoc(m.group(2), int(m.group(3))).short if m.group(2) else ""
-            ops.append(SideOp(f"onnx.{m.group(1)}", sig, where))
+        body, where = _split_source_comment(line)
+        eq = body.find("= ")
+        if eq < 0:
+            continue
+        rest = body[eq + 2:]
+        end = next((i for i, c in enumerate(rest) if c in "[("), -1)
+        op_type = rest[:end]
+        if end <= 0 or not op_type.replace("_", "").isalnum():
+            continue
+        ops.append(SideOp(f"onnx.{op_type}", _SSA_RE.sub("%", body), where))
     return ops
 
 
-def _read_json(path: str, what: str) -> dict:
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as exc:
-        raise BadInput(f"{path}: unreadable {what} ({type(exc).__name__}): is this a `ttbench bringup --out` "
-                       f"folder?") from None
-
-
 def load_side(path: str) -> Side:
+    """An export folder as untrusted input: regular files inside it only, JSON of the shapes ttbench writes."""
+    from . import folders
+
     if not os.path.isdir(path):
         raise BadInput(f"{path} is not a folder: pass two `ttbench bringup --out` folders or Bringups")
-    if not os.path.isfile(os.path.join(path, MANIFEST)):
+    root = os.path.realpath(path)
+    manifest_path = folders.optional_file(root, MANIFEST, "the manifest")
+    if manifest_path is None:
         raise BadInput(f"{path} is not an export folder (no {MANIFEST}): write one with `ttbench bringup --out`")
-    manifest = _read_json(os.path.join(path, MANIFEST), MANIFEST)
-    if not isinstance(manifest, dict) or "stages" not in manifest:
-        raise BadInput(f"{path}/{MANIFEST} has no stages: not a ttbench export manifest")
-    findings = _read_json(os.path.join(path, FINDINGS), FINDINGS) if os.path.isfile(os.path.join(path, FINDINGS)) \
-        else {}
+    manifest = folders.read_json(manifest_path, folders.MANIFEST_SCHEMA, MANIFEST)
+    folders.check_stage_names(root, manifest["stages"])
+    findings_path = folders.optional_file(root, FINDINGS, "the findings")
+    findings = folders.read_json(findings_path, folders.FINDINGS_SCHEMA, FINDINGS) if findings_path else {}
     stages = {}
     for name, info in manifest["stages"].items():
         entry = {"ok": bool(info.get("ok")), "error": info.get("error"), "ops": [], "text": ""}
-        fname = info.get("file") or stage_file(name)
-        fpath = os.path.join(path, fname)
         if entry["ok"]:
-            if not os.path.isfile(fpath):
-                raise BadInput(f"{path}: the manifest lists {fname} but the file is missing")
-            with open(fpath, errors="replace") as f:
-                text = f.read()
+            fname = info.get("file") or stage_file(name)
+            fpath = folders.inside(root, fname, f"the {name} stage's file")
+            text = folders.read_text(fpath)
+            weights = folders.optional_file(root, f"{name}.weights.mlir", f"the {name} stage's weights")
             try:
                 if name in MLIR_STAGES:
-                    entry["ops"] = _mlir_side_ops(text, _weight_hashes(os.path.join(path, f"{name}.weights.mlir")))
+                    entry["ops"] = _mlir_side_ops(text, _weight_hashes(weights))
                 elif name == "onnx":
                     entry["ops"] = _onnx_side_ops(text)
                 else:
@@ -180,19 +200,24 @@ def load_side(path: str) -> Side:
                 entry["text"] = "\n".join(o.signature for o in entry["ops"])
                 if not entry["ops"] and text.strip():
                     raise ValueError("no ops found: not the IR ttbench writes")
-            except Exception as exc:  # a file that does not parse is bad input, named
+            except (ValueError, IndexError, KeyError, RecursionError) as exc:  # a file that does not parse: named
                 raise BadInput(f"{fpath} does not parse ({type(exc).__name__}: {str(exc)[:120]})") from None
         stages[name] = entry
-    extra = {n: _read_json(os.path.join(path, n), n) for n in COMPARED_FILES if os.path.isfile(os.path.join(path, n))}
+    schemas = {"run.json": folders.RUN_SCHEMA, "op_by_op.json": folders.OP_BY_OP_SCHEMA}
+    extra = {}
+    for n in COMPARED_FILES:
+        fpath = folders.optional_file(root, n, n)
+        if fpath:
+            extra[n] = folders.read_json(fpath, schemas[n], n)
     return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra)
 
 
-def _weight_hashes(path: str) -> dict:
-    if not os.path.isfile(path):
+def _weight_hashes(path) -> dict:
+    if path is None:
         return {}
-    with open(path) as f:
-        trailer = f.read()
-    return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(trailer).items()}
+    from .folders import read_text
+
+    return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(read_text(path)).items()}
 
 
 # --- comparing --------------------------------------------------------------------------------------------
@@ -265,8 +290,10 @@ def _compare_constants(a_ops: list, b_ops: list) -> list:
 
 def _weight_digests(path: str) -> dict:
     """name -> sha1 of each tensor in an export folder's weights.safetensors ({} when there is none)."""
-    fpath = os.path.join(path, "weights.safetensors")
-    if not os.path.isfile(fpath):
+    from .folders import optional_file
+
+    fpath = optional_file(os.path.realpath(path), "weights.safetensors", "the weights file")
+    if fpath is None:
         return {}
     from safetensors.numpy import load_file
 

@@ -6,13 +6,14 @@ Writing is atomic: everything goes to a temporary sibling folder that is renamed
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
 import shutil
 import tempfile
 
-from .core import MLIR_STAGES
+from .core import MLIR_STAGES, BadInput
 from .ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from .optional import versions
 from .stages.tt import FLATBUFFER_FILE
@@ -69,12 +70,39 @@ def _stage_entry(name: str, stage) -> dict:
 
 
 def write_text_atomic(path: str, text: str) -> str:
-    """Write `text` to a sibling temporary file and rename it into place: readers never see half a file."""
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Write `text` to a new, unpredictable temporary file beside `path` (O_EXCL: never through a planted symlink)
+    and rename it into place: readers never see half a file. A folder at `path` is bad input."""
+    path = os.fspath(path)
+    directory = check_file_target(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return path
+
+
+def check_file_target(path) -> str:
+    """A file ttbench may write (an HTML page, a table): not a folder, in a folder the user can write.
+    -> that folder. BadInput otherwise, before any work."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise BadInput(f"{path} is a folder: give a file path to write")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot write {path}: {directory} is not a folder you can write")
+    return directory
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
 
 
 def _write(path: str, text: str) -> None:
@@ -82,15 +110,60 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
+def is_export_folder(path: str) -> bool:
+    """Whether `path` is a folder ttbench wrote: its manifest.json (a regular file) says so."""
+    manifest_path = os.path.join(path, MANIFEST)
+    if not os.path.isfile(manifest_path) or os.path.islink(manifest_path):
+        return False
+    try:
+        with open(manifest_path) as f:
+            data = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("stages"), dict) and \
+        isinstance(data.get("versions"), dict) and "ttbench" in data["versions"]
+
+
+def check_export_target(directory: str) -> str:
+    """Where an export may go, checked before any work: a new path, an empty folder, or a ttbench export folder
+    (which is replaced). Anything else would lose the user's files: BadInput, nothing touched. -> absolute path"""
+    if not isinstance(directory, (str, os.PathLike)) or not os.fspath(directory).strip():
+        raise BadInput(f"the export folder must be a path, got {directory!r}")
+    given = os.fspath(directory)
+    path = os.path.abspath(given)
+    if os.path.islink(given.rstrip(os.sep) or given):
+        raise BadInput(f"{given} is a symlink: export to a real folder")
+    if os.path.lexists(path):
+        if not os.path.isdir(path):
+            raise BadInput(f"{given} exists and is not a folder: choose a new path for the export")
+        cwd = os.path.abspath(os.getcwd())
+        if cwd == path or cwd.startswith(path.rstrip(os.sep) + os.sep):
+            raise BadInput(f"{given} is the current folder or holds it: choose a new path for the export")
+        if os.listdir(path) and not is_export_folder(path):
+            raise BadInput(f"{given} is a folder with files and not a ttbench export folder (no ttbench "
+                           f"{MANIFEST}): ttbench replaces only its own folders; choose a new path")
+    parent = os.path.dirname(path)
+    existing = parent
+    while not os.path.isdir(existing):
+        existing = os.path.dirname(existing)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot write into {existing}: choose an --out folder you can write")
+    return path
+
+
 def write_bringup(b, directory: str, extra_files: dict = None) -> str:
-    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path."""
-    directory = os.path.abspath(directory)
+    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path.
+    Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
+    from .scratch import remove_orphans
+
+    directory = check_export_target(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(directory)}.tmp-", dir=parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the folder is the user's like any other
+    name = os.path.basename(directory)
+    for kind in ("tmp", "old"):  # what an interrupted export to the same place left behind
+        remove_orphans(f".{name}.{kind}-", parent)
+    tmp = tempfile.mkdtemp(prefix=f".{name}.tmp-{os.getpid()}-", dir=parent)
+    os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it private; the folder is the user's like any other
     try:
         for name, stage in b.stages.items():
             if not stage.ok:
@@ -127,7 +200,7 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
 
 def _replace_dir(src: str, dst: str) -> None:
     if os.path.exists(dst):
-        old = tempfile.mkdtemp(prefix=f".{os.path.basename(dst)}.old-", dir=os.path.dirname(dst))
+        old = tempfile.mkdtemp(prefix=f".{os.path.basename(dst)}.old-{os.getpid()}-", dir=os.path.dirname(dst))
         os.rename(dst, os.path.join(old, "d"))
         os.rename(src, dst)
         shutil.rmtree(old, ignore_errors=True)

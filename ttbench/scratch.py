@@ -30,10 +30,11 @@ def scratch_dir(prefix: str, owner=None) -> str:
     return path
 
 
-def remove_orphans(prefix: str) -> int:
-    """Remove `prefix` folders whose process no longer runs; -> how many."""
+def remove_orphans(prefix: str, directory: str = None) -> int:
+    """Remove `<directory>/<prefix><pid>-*` folders whose process no longer runs (directory: the temp folder);
+    -> how many."""
     removed = 0
-    for path in glob.glob(os.path.join(tempfile.gettempdir(), f"{glob.escape(prefix)}*-*")):
+    for path in glob.glob(os.path.join(directory or tempfile.gettempdir(), f"{glob.escape(prefix)}*-*")):
         pid = os.path.basename(path)[len(prefix):].split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,222 @@
+"""Nothing lost, nothing read from outside, no traceback (issue 13): ttbench against careless and hostile input."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import ttbench as tb
+from ttbench.diff import diff_folders
+from ttbench.export import write_text_atomic
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "mlp")
+SECRET = "TOP-SECRET-CONTENT-OUTSIDE-THE-FOLDER"
+
+
+def ttbench(*args, cwd=None, timeout=600):
+    return subprocess.run([sys.executable, "-m", "ttbench.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def mlp_bringup():
+    m, x = tb.models.load("mlp")
+    return tb.bringup(m, x, tt=False)
+
+
+# --- 1. exports never delete what is not theirs -----------------------------------------------------------------
+
+def test_export_refuses_a_users_folder_and_keeps_its_files(tmp_path, mlp_bringup):
+    user = tmp_path / "userdata"
+    user.mkdir()
+    (user / "thesis.tex").write_text("years of work")
+    with pytest.raises(tb.BadInput, match="not a ttbench export folder"):
+        mlp_bringup.export(str(user))
+    assert (user / "thesis.tex").read_text() == "years of work"
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me")
+    with pytest.raises(tb.BadInput, match="not a folder"):
+        mlp_bringup.export(str(a_file))
+    assert a_file.read_text() == "keep me"
+
+
+def test_export_replaces_its_own_folder_and_clears_stale_temp_folders(tmp_path, mlp_bringup):
+    out = tmp_path / "out"
+    mlp_bringup.export(str(out))
+    stale = tmp_path / ".out.tmp-999999999-abcd"  # what a killed export left (its process is gone)
+    stale.mkdir()
+    (stale / "big.bin").write_bytes(b"x" * 1000)
+    mlp_bringup.export(str(out))  # an export folder: replaced
+    assert (out / "manifest.json").is_file()
+    assert not stale.exists()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".out.")]
+
+
+def test_cli_out_refuses_the_current_folder_and_user_folders_before_any_work(tmp_path):
+    (tmp_path / "keep.txt").write_text("keep")
+    t0 = time.perf_counter()
+    r = ttbench("bringup", "mlp", "--no-tt", "--out", ".", cwd=str(tmp_path))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert (tmp_path / "keep.txt").read_text() == "keep"
+    assert "progress" not in r.stderr and time.perf_counter() - t0 < 60
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_cli_out_in_a_read_only_folder_fails_before_the_bringup(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    r = ttbench("bringup", "mlp", "--no-tt", "--out", str(ro / "out"))
+    assert r.returncode == 2 and "cannot write" in r.stderr
+
+
+def test_atomic_writes_never_follow_a_planted_symlink(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    target = tmp_path / "report.html"
+    os.symlink(victim, str(target) + ".tmp")  # the old fixed temp name
+    write_text_atomic(str(target), "<html>")
+    assert victim.read_text() == "precious" and target.read_text() == "<html>"
+    with pytest.raises(tb.BadInput, match="is a folder"):
+        write_text_atomic(str(tmp_path), "x")
+
+
+# --- 2-4. diff reads only what it was given, never raises, never hangs ------------------------------------------
+
+def _copy_golden(tmp_path, name="tampered"):
+    dst = tmp_path / name
+    shutil.copytree(GOLDEN, dst)
+    return dst
+
+
+def _manifest(folder):
+    return json.loads((folder / "manifest.json").read_text())
+
+
+def _set_manifest(folder, data):
+    (folder / "manifest.json").write_text(json.dumps(data))
+
+
+def _edit_manifest(fn):
+    def tamper(folder, outside):
+        data = _manifest(folder)
+        fn(data, outside)
+        _set_manifest(folder, data)
+    return tamper
+
+
+def _write(name, content):
+    def tamper(folder, outside):
+        (folder / name).write_text(content)
+    return tamper
+
+
+def _symlink(name):
+    def tamper(folder, outside):
+        (folder / name).unlink()
+        os.symlink(outside, folder / name)
+    return tamper
+
+
+TAMPERS = {
+    "stage file ../x": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file="../secret.mlir")),
+    "stage file absolute": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file=str(o))),
+    "stage file is a symlink": _symlink("stablehlo.mlir"),
+    "fx.txt is a symlink": _symlink("fx.txt"),
+    "manifest is a symlink": _symlink("manifest.json"),
+    "findings is a symlink": _symlink("findings.json"),
+    "run.json is a symlink": _symlink("run.json"),
+    "weights file is a symlink": lambda f, o: os.symlink(o, f / "stablehlo.weights.mlir"),
+    "stage file names a folder": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file=".")),
+    "stage file empty name": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file="")),
+    "stage file is a number": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file=7)),
+    "stage file missing": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file="nope.mlir")),
+    "stages is a list": _edit_manifest(lambda d, o: d.update(stages=list(d["stages"]))),
+    "stages is null": _edit_manifest(lambda d, o: d.update(stages=None)),
+    "no stages": _edit_manifest(lambda d, o: d.pop("stages")),
+    "stage entry is a string": _edit_manifest(lambda d, o: d["stages"].update(torchfx="ok")),
+    "stage entry is null": _edit_manifest(lambda d, o: d["stages"].update(torchfx=None)),
+    "stage ok is a string": _edit_manifest(lambda d, o: d["stages"]["torchfx"].update(ok="yes")),
+    "unknown stage name": _edit_manifest(lambda d, o: d["stages"].update({"../../etc": {"ok": True}})),
+    "versions is a list": _edit_manifest(lambda d, o: d.update(versions=["torch"])),
+    "versions value is a dict": _edit_manifest(lambda d, o: d["versions"].update(torch={"a": 1})),
+    "model is a list": _edit_manifest(lambda d, o: d.update(model=[1, 2])),
+    "manifest is a list": _write("manifest.json", "[1, 2, 3]"),
+    "manifest is deeply nested": _write("manifest.json", "[" * 100000 + "]" * 100000),
+    "manifest is not JSON": _write("manifest.json", "{nope"),
+    "manifest is binary": _write("manifest.json", "\x00\xff\xfe"),
+    "findings is a list": _write("findings.json", "[]"),
+    "findings summary stages is a dict": _write("findings.json", json.dumps({"summary": {"stages": {"a": 1}}})),
+    "findings deeply nested": _write("findings.json", '{"a":' * 50000 + "1" + "}" * 50000),
+    "run.json is a list": _write("run.json", "[1]"),
+    "run.json pcc is a string": _write("run.json", json.dumps({"ok": True, "pcc": "high"})),
+    "op_by_op rows are strings": _write("op_by_op.json", json.dumps({"ops": ["a", "b"]})),
+    "op_by_op inputs not a list": _write("op_by_op.json", json.dumps({"ops": [{"op": "x", "inputs": 3}]})),
+    "op_by_op ops is a dict": _write("op_by_op.json", json.dumps({"ops": {"a": 1}})),
+    "one long fx line": _write("fx.txt", "%x : [num_users=1] = call_function[target=" + "a" * 100000 + "\n"),
+    "one long fx line with brackets": _write("fx.txt", "%x : t = call_function[target=f](" + "(" * 100000 + "\n"),
+    "one long fx comment": _write("fx.txt", "%x : t = call_function[target=f](a)    # " + ":" * 100000 + "\n"),
+    "one long mlir line": _write("stablehlo.mlir", "%0 = stablehlo.add " + "%a, " * 30000 + "\n"),
+    "unbalanced braces": _write("stablehlo.mlir", "module {\n" + "  %0 = \"a.b\"() ({\n" * 20000),
+    "deep location": _write("stablehlo.mlir", "%0 = a.b : t loc(" + "callsite(" * 20000 + "\n"),
+    "mlir is binary": _write("torchfx.mlir", "\x00\x01\x02 not mlir"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TAMPERS))
+def test_diff_of_a_tampered_folder_exits_0_1_or_2_and_reads_nothing_outside(tmp_path, kind):
+    outside = tmp_path / "secret.mlir"
+    outside.write_text(f"module {{\n  %0 = stablehlo.constant dense<1> : tensor<i32> loc(\"{SECRET}\":1:0)\n}}\n")
+    folder = _copy_golden(tmp_path)
+    TAMPERS[kind](folder, outside)
+    t0 = time.perf_counter()
+    r = ttbench("diff", GOLDEN, str(folder), "--unified", "--html", str(tmp_path / "d.html"), timeout=60)
+    assert time.perf_counter() - t0 < 30, kind
+    assert r.returncode in (0, 1, 2), (kind, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr, (kind, r.stderr[-2000:])
+    assert SECRET not in r.stdout + r.stderr, kind
+    html_out = tmp_path / "d.html"
+    assert not html_out.exists() or SECRET not in html_out.read_text(), kind
+    if r.returncode == 2:
+        assert len(r.stderr.strip().splitlines()) == 1, (kind, r.stderr)
+
+
+def test_diff_html_onto_a_folder_is_bad_input_before_reading(tmp_path):
+    r = ttbench("diff", GOLDEN, GOLDEN, "--html", str(tmp_path))
+    assert r.returncode == 2 and "is a folder" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                       max_size=4), max_leaves=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from(["manifest.json", "findings.json", "run.json", "op_by_op.json"]),
+       path=st.lists(st.sampled_from(["stages", "torchfx", "ok", "file", "versions", "summary", "ops", "pcc", 0]),
+                     max_size=3),
+       value=JSON_VALUES)
+def test_fuzzed_json_in_an_export_folder_is_read_or_refused_never_raised(tmp_path_factory, which, path, value):
+    folder = _copy_golden(tmp_path_factory.mktemp("fuzz"))
+    target = folder / which
+    data = json.loads(target.read_text()) if target.exists() else {}
+    node = data
+    for key in path[:-1]:  # walk down as far as the shape allows, then replace
+        nxt = node.get(key) if isinstance(node, dict) else (node[key] if isinstance(node, list) and
+                                                            isinstance(key, int) and key < len(node) else None)
+        if not isinstance(nxt, (dict, list)):
+            break
+        node = nxt
+    if path and isinstance(node, dict):
+        node[path[-1]] = value
+    elif not path:
+        data = value
+    target.write_text(json.dumps(data))
+    try:
+        diff_folders(GOLDEN, str(folder))
+    except tb.BadInput:
+        pass
