@@ -220,3 +220,59 @@ def test_fuzzed_json_in_an_export_folder_is_read_or_refused_never_raised(tmp_pat
         diff_folders(GOLDEN, str(folder))
     except tb.BadInput:
         pass
+
+
+# --- 5-6. locks and interrupted runs ----------------------------------------------------------------------------
+
+HOLD_LOCK = """
+import sys, time
+from ttbench import tt_plugin
+with tt_plugin.plugin_lock(5) as got:
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[1]))
+"""
+
+
+def test_a_held_plugin_lock_is_waited_for_by_name_then_reported(tmp_path, capfd):
+    from ttbench import tt_plugin
+
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, "30"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        t0 = time.perf_counter()
+        result = tt_plugin.run_worker(["compile", "nothing", str(tmp_path)], {}, timeout=2)
+        assert time.perf_counter() - t0 < 10
+        assert result.timed_out and f"(pid {holder.pid})" in result.log, result.log
+        assert f"waiting for another Tenstorrent compile (pid {holder.pid})" in capfd.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    mode = os.stat(tt_plugin.plugin_lock_path()).st_mode & 0o777
+    assert tt_plugin.plugin_lock_path().startswith(tt_plugin.cache_dir()) and not mode & 0o077
+
+
+PARENT_WITH_WORKER = """
+from ttbench.run.client import shared_client
+client = shared_client("cpu")
+client._start()
+print(client.proc.pid, flush=True)
+import time
+time.sleep(600)
+"""
+
+
+def test_a_killed_parent_takes_its_worker_with_it():
+    import psutil
+
+    parent = subprocess.Popen([sys.executable, "-c", PARENT_WITH_WORKER], stdout=subprocess.PIPE, text=True)
+    worker_pid = int(parent.stdout.readline())
+    assert psutil.pid_exists(worker_pid)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if not psutil.pid_exists(worker_pid) or psutil.Process(worker_pid).status() == psutil.STATUS_ZOMBIE:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"worker {worker_pid} outlived its parent")

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from . import models
+from .children import spawn_options, watch_parent
 from .core import FRONTENDS, BadInput
 from .export import write_text_atomic
 from .run.client import describe_exit
@@ -66,7 +67,7 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float) -> di
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.sweep", "job", model, frontend, out, str(int(tt)), str(int(run))]
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, start_new_session=True)
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **spawn_options())
         except subprocess.TimeoutExpired:
             return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
                     "error": f"timed out after {timeout:g} s"}
@@ -161,6 +162,7 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
 
 def _job_main(argv) -> int:
     model, frontend, out, tt, run = argv
+    watch_parent()
     row = run_job(model, frontend, tt == "1", run == "1")
     with open(out, "w") as f:
         json.dump(row, f, default=str)

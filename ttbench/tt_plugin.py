@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import optional
+from .children import spawn_options
 from .core import CompilerFailure
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
@@ -70,46 +71,77 @@ class ChildResult:
 
 
 # The plugin keeps its system descriptor at one fixed path (/tmp/tt_pjrt_system_descriptor) and deletes it when a
-# client shuts down, so two plugin processes on one machine break each other's compiles ("system desc does not
-# exist"). Every ttbench process takes this machine-wide lock around a plugin child, and around any other process's
-# loading of the plugin library (see run/worker.py).
-PLUGIN_LOCK = "/tmp/ttbench-tt-plugin.lock"
+# client shuts down, so two plugin processes break each other's compiles ("system desc does not exist"). Every
+# ttbench process takes this lock around a plugin child, and around any other process's loading of the plugin
+# library (see run/worker.py). It lives in the user's cache folder, not in /tmp: a shared file there belonged to
+# whoever made it first (everyone else got "Permission denied") and could be a planted symlink.
+def plugin_lock_path() -> str:
+    return os.path.join(cache_dir(), "tt-plugin.lock")
+
+
+def lock_holder(fd: int) -> Optional[int]:
+    """The pid written into the lock file by the process holding it, if any."""
+    try:
+        text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 @contextlib.contextmanager
-def plugin_lock(timeout: float):
+def plugin_lock(timeout: float, on_wait=None):
+    """Hold the plugin lock (yields True), or give up after `timeout` s (yields False). `on_wait(pid)` is called
+    once when another process holds it (default: a line on stderr), so a wait never looks like a hang."""
     import fcntl
 
-    with open(PLUGIN_LOCK, "a") as f:
+    fd = os.open(plugin_lock_path(), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
         deadline = time.monotonic() + timeout
+        told = False
         while True:
             try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if not told:
+                    told = True
+                    (on_wait or _say_waiting)(lock_holder(fd))
                 if time.monotonic() > deadline:
                     yield False
                     return
                 time.sleep(0.2)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         try:
             yield True
         finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+            os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _say_waiting(pid: Optional[int]) -> None:
+    who = f" (pid {pid})" if pid else ""
+    print(f"ttbench: waiting for another Tenstorrent compile{who} to finish", file=sys.stderr, flush=True)
 
 
 def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     """Run tt_worker.py ARGS in its own process group; kill it whole on timeout. The worker runs as a plain
     script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
-    with plugin_lock(timeout) as locked, tempfile.TemporaryFile(mode="w+") as log:
+    waited_for = []
+    with plugin_lock(timeout, on_wait=lambda pid: (waited_for.append(pid), _say_waiting(pid))) as locked, \
+            tempfile.TemporaryFile(mode="w+") as log:
         if not locked:
-            return ChildResult(ok=False, returncode=None, log="waited for another Tenstorrent compile to finish",
-                               seconds=time.perf_counter() - t0, timed_out=True)
+            who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
+            return ChildResult(ok=False, returncode=None, seconds=time.perf_counter() - t0, timed_out=True,
+                               log=f"waited {timeout:g} s for another Tenstorrent compile{who} to finish")
         # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
         proc = subprocess.Popen([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a
                                                            for a in args]],
-                                stdout=log, stderr=subprocess.STDOUT, env=_child_env(env), start_new_session=True,
-                                cwd=cache_dir())
+                                stdout=log, stderr=subprocess.STDOUT, cwd=cache_dir(),
+                                **spawn_options(_child_env(env)))
         timed_out = False
         try:
             proc.wait(timeout=timeout)
@@ -174,7 +206,8 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
     result = run_worker(["compile", source, export], env, timeout)
     files = collect_exports(export)
     if result.timed_out:
-        return Compiled(False, f"timed out after {timeout:g} s", target, result.seconds, files, result.log)
+        why = result.log if result.returncode is None else f"timed out after {timeout:g} s"
+        return Compiled(False, why, target, result.seconds, files, result.log)
     if not result.ok:
         why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
         return Compiled(False, f"compiler {why}: {last_meaningful_lines(result.log)}", target, result.seconds,

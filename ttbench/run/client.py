@@ -11,6 +11,8 @@ import tempfile
 import time
 from typing import Optional
 
+from ..children import spawn_options
+
 
 def describe_exit(returncode: int) -> str:
     """How a child process ended, for one-line errors: "killed by SIGABRT", "exited with code 3"."""
@@ -42,7 +44,7 @@ class WorkerClient:
         env = dict(os.environ, JAX_PLATFORMS=self.device, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.run.worker", self.device],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
-                                     env=env, start_new_session=True)
+                                     **spawn_options(env))
         hello = self._read_line(self.start_timeout)
         if not hello.get("ready"):
             error = hello.get("error", "no reply")

@@ -161,6 +161,9 @@ def _one_line(exc: BaseException) -> str:
 
 
 def main() -> int:
+    from ..children import watch_parent
+
+    watch_parent()
     proto = _protocol_stream()
     device = sys.argv[1] if len(sys.argv) > 1 else "cpu"
     try:

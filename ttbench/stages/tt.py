@@ -10,7 +10,7 @@ import tempfile
 from .. import tt_plugin
 from ..core import Stage
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
-from ..scratch import scratch_dir
+from ..scratch import remove_orphans, scratch_dir
 
 FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 
@@ -88,7 +88,8 @@ def _file_stage(name: str, path: str, seconds: float, meta: dict) -> Stage:
 def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float) -> tuple:
     """stablehlo Stage -> (ttir Stage, ttnn Stage)."""
     handed_over = handed_over_text(stablehlo_stage, arguments, params)
-    workdir = tempfile.mkdtemp(prefix="ttbench-tt-")
+    workdir = tempfile.mkdtemp(prefix=f"ttbench-tt-{os.getpid()}-")  # pid: the next run reclaims it if we die
+    remove_orphans("ttbench-tt-")
     try:
         result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)
         meta = {"target": result.target, "compile_seconds": round(result.seconds, 3)}
