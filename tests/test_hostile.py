@@ -276,3 +276,48 @@ def test_a_killed_parent_takes_its_worker_with_it():
         time.sleep(0.2)
     else:
         pytest.fail(f"worker {worker_pid} outlived its parent")
+
+
+# --- 9. bad input: one line, exit 2, before any work -------------------------------------------------------------
+
+def _onnx_file(tmp_path, name, elem_type, dims):
+    import onnx
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", elem_type, dims)
+    y = helper.make_tensor_value_info("y", elem_type, dims)
+    graph = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "g", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / name
+    onnx.save(model, str(path))
+    return str(path)
+
+
+@pytest.mark.parametrize("case", ["absurd onnx dims", "string onnx input", "unallocatable --input-shape",
+                                  "tt-timeout 0", "tt-timeout -5", "tt-timeout nan", "tt-timeout inf",
+                                  "op-by-op with onnx"])
+def test_bad_input_is_one_line_and_exit_2_before_any_work(tmp_path, case):
+    from onnx import TensorProto
+
+    args = {
+        "absurd onnx dims": [_onnx_file(tmp_path, "big.onnx", TensorProto.FLOAT, [100000, 100000, 100000])],
+        "string onnx input": [_onnx_file(tmp_path, "s.onnx", TensorProto.STRING, [2])],
+        "unallocatable --input-shape": ["mlp", "--input-shape", "100000x100000x100000"],
+        "tt-timeout 0": ["mlp", "--tt-timeout", "0"],
+        "tt-timeout -5": ["mlp", "--tt-timeout", "-5"],
+        "tt-timeout nan": ["mlp", "--tt-timeout", "nan"],
+        "tt-timeout inf": ["mlp", "--tt-timeout", "inf"],
+        "op-by-op with onnx": ["mlp", "--frontend", "onnx", "--run", "cpu", "--op-by-op"],
+    }[case]
+    t0 = time.perf_counter()
+    r = ttbench("bringup", *args, "--out", str(tmp_path / "out"), timeout=120)
+    assert r.returncode == 2, (case, r.stdout[-500:], r.stderr[-2000:])
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, (case, r.stderr)
+    assert not (tmp_path / "out").exists() and time.perf_counter() - t0 < 60, case
+
+
+def test_bringup_refuses_a_timeout_that_is_not_a_positive_number():
+    m, x = tb.models.load("mlp")
+    for bad in (0, -1, float("nan"), float("inf"), "10"):
+        with pytest.raises(tb.BadInput, match="tt_timeout"):
+            tb.bringup(m, x, tt_timeout=bad)

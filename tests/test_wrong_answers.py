@@ -112,8 +112,8 @@ def test_region_ops_have_their_location_and_their_bodies_are_not_stage_ops():
     assert [(o.name, o.location) for o in printed] == [(o.name, o.location) for o in ops]
 
 
-def test_source_files_with_non_ascii_names(tmp_path):
-    path = tmp_path / 'modèle-ü.py'
+def test_source_files_with_non_ascii_names_and_quotes(tmp_path):
+    path = tmp_path / 'modèle "q"-ü.py'
     path.write_text("import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
                     "        return torch.relu(x) * 2\n")
     spec = importlib.util.spec_from_file_location("odd_named_model", path)
@@ -123,7 +123,7 @@ def test_source_files_with_non_ascii_names(tmp_path):
     for stage in ("fx", "torchfx", "stablehlo"):
         files = {op.location.file for op in b.stages[stage].ops if op.location}
         assert files == {str(path)}, (stage, files)
-    # and through the printed form (MLIR writes the bytes as \C3\A8)
+    # and through the printed form (MLIR writes the bytes as \C3\A8 and the quotes as \22)
     printed = parse_ops(b.stages["stablehlo"].full_text())
     assert {op.location.file for op in printed if op.location} == {str(path)}
 

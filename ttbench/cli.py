@@ -57,7 +57,23 @@ def _parse_shape(text: str) -> tuple:
         raise BadInput(f"--input-shape {text!r} is not a shape like 1x3x224x224") from None
     if not shape or any(d <= 0 for d in shape):
         raise BadInput(f"--input-shape {text!r} must have positive dimensions")
+    from .core import check_input_size
+
+    check_input_size(f"--input-shape {text}", shape, 8)  # the widest element type it may become
     return shape
+
+
+def _positive_seconds(text: str) -> float:
+    """argparse type for timeouts: a finite number of seconds above zero."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds above 0")
+    return value
 
 
 def _parse_hoist(text):
@@ -105,6 +121,9 @@ def cmd_bringup(args) -> int:
 
     if (args.op_by_op or args.chained) and not args.run:
         raise BadInput("--op-by-op and --chained need --run DEVICE")
+    if args.op_by_op and (args.frontend == "onnx" or args.model.endswith(".onnx")):
+        raise BadInput("--op-by-op needs an FX graph, which the onnx frontend has none of: use --frontend export "
+                       "or dynamo")
     if args.out:
         from .export import check_export_target
 
@@ -233,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
     p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
-    p.add_argument("--tt-timeout", type=float, default=DEFAULT_TIMEOUT_S,
+    p.add_argument("--tt-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
     p.set_defaults(func=cmd_bringup)
     d = sub.add_parser("diff", help="what changed between two export folders (exit 1 when something did)")

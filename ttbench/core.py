@@ -22,6 +22,19 @@ class BadInput(ValueError):
     """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
 
 
+MAX_INPUT_BYTES = 8 << 30  # an example input larger than this is a mistake (and would not fit here)
+
+
+def check_input_size(what: str, shape, itemsize: int) -> None:
+    """BadInput, before anything is allocated, for an example input no machine here could hold."""
+    numel = 1
+    for d in shape:
+        numel *= int(d)
+    if numel * itemsize > MAX_INPUT_BYTES:
+        raise BadInput(f"{what} has shape {'x'.join(map(str, shape))}: {numel * itemsize / 2**30:,.0f} GiB, more "
+                       f"than the {MAX_INPUT_BYTES >> 30} GiB an example input may take; give smaller inputs")
+
+
 REPORT_BUGS = "this is a bug in ttbench, not in the compiler: please report it with the traceback"
 
 

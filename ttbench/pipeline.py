@@ -1,6 +1,7 @@
 """`bringup()`: chain the stage functions for one model and keep every stage, failed or not."""
 from __future__ import annotations
 
+import math
 import os
 import time
 import traceback
@@ -176,6 +177,8 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
 
     _validate(frontend, params)
     _validate_hoist(hoist)
+    if tt and not (isinstance(tt_timeout, (int, float)) and math.isfinite(tt_timeout) and tt_timeout > 0):
+        raise BadInput(f"tt_timeout must be a finite number of seconds above 0, got {tt_timeout!r}")
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
+from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, check_input_size
 from ..ir.locations import frames_from_stack_trace, user_frame
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
@@ -71,11 +71,22 @@ def random_inputs(model) -> tuple:
     gen = torch.Generator().manual_seed(0)
     out = []
     for inp in _graph_inputs(model):
+        if inp.type.WhichOneof("value") != "tensor_type":
+            raise BadInput(f"ONNX input {inp.name!r} is a {inp.type.WhichOneof('value') or 'untyped value'}, not a "
+                           f"tensor: ttbench brings up models whose inputs are tensors")
         tt = inp.type.tensor_type
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         if any(d is None for d in dims):
             raise BadInput(f"ONNX input {inp.name!r} has a dynamic shape {dims}: pass example inputs with fixed shapes")
-        dtype = torch.from_numpy(np.zeros((), onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))).dtype
+        try:
+            np_dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
+            dtype = torch.from_numpy(np.zeros((), np_dtype)).dtype
+        except (KeyError, TypeError, ValueError):
+            name = onnx.TensorProto.DataType.Name(tt.elem_type) if tt.elem_type in onnx.TensorProto.DataType.values() \
+                else str(tt.elem_type)
+            raise BadInput(f"ONNX input {inp.name!r} has element type {name}, which has no PyTorch tensor: give "
+                           f"inputs of a numeric type") from None
+        check_input_size(f"ONNX input {inp.name!r}", dims, np_dtype.itemsize)
         if dtype.is_floating_point:
             out.append(torch.randn(dims, generator=gen).to(dtype))
         else:

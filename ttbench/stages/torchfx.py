@@ -21,9 +21,40 @@ def import_fx(capture):
 
     t0 = time.perf_counter()
     importer = FxImporter(context=new_context())
+    # torch-mlir reads stack traces with `File "([^"]+)"`: a quote in a file name lost every location. This
+    # importer (ours, not shared) gets a context cache that reads them with ttbench's own frame parser instead.
+    importer._cc = _located_cache_class()(importer._c, py_attr_tracker=importer._py_attr_tracker)
     importer.import_stateless_graph(capture.graph_module.graph, func_name="main")
     module = importer.module
     return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+
+
+_LOCATED_CACHE = None
+
+
+def _located_cache_class():
+    """torch-mlir's ContextCache with node locations read by ttbench's stack-trace parser (any file name)."""
+    global _LOCATED_CACHE
+    if _LOCATED_CACHE is None:
+        from torch_mlir import ir
+        from torch_mlir.extras.fx_importer import ContextCache
+
+        from ..ir.locations import frames_from_stack_trace
+
+        class LocatedContextCache(ContextCache):
+            __slots__ = ()
+
+            def get_node_location(self, node):
+                if node.meta.get("stack_trace") is None:
+                    return None
+                frames = frames_from_stack_trace(node.stack_trace)  # innermost first
+                if not frames:
+                    return ir.Location.unknown(context=self._c)
+                files = [ir.Location.file(f.file, f.line, 0, context=self._c) for f in frames]
+                return files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:], context=self._c)
+
+        _LOCATED_CACHE = LocatedContextCache
+    return _LOCATED_CACHE
 
 
 def import_onnx(capture):
