@@ -115,7 +115,7 @@ def test_min_bytes_decides_what_is_listed():
 
 
 def test_location_coverage_of_mobilenet_and_what_stripping_locations_does(zoo_bringup):
-    from ttbench.stages.mlir_stage import clone_module, mlir_stage, run_passes
+    from ttbench.stages.mlir_stage import mlir_stage, run_pipelines
 
     b = zoo_bringup("mobilenet_v2")
     summary = b.findings.summary()
@@ -123,8 +123,7 @@ def test_location_coverage_of_mobilenet_and_what_stripping_locations_does(zoo_br
     # lowering carry no location). The floor leaves room for small lowering changes, not for a lost stage.
     for stage in ("fx", "torchfx", "stablehlo"):
         assert 0.95 <= summary[stage]["coverage"] <= 1.0, (stage, summary[stage])
-    stripped = clone_module(b.stages["stablehlo"].module)
-    run_passes(stripped, "builtin.module(strip-debuginfo)", "strip locations")
+    stripped = run_pipelines(b.stages["stablehlo"].module, [("builtin.module(strip-debuginfo)", "strip locations")])
     lost = tb.Bringup(model_name=b.model_name, frontend=b.frontend, params=b.params, stages=dict(b.stages))
     lost.stages["stablehlo"] = mlir_stage("stablehlo", stripped, 0.0)
     findings = analyze(lost)

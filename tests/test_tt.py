@@ -146,6 +146,7 @@ def test_flatbuffer_folder_of_a_killed_process_goes_with_the_next_bringup():
         "b = tb.bringup(*tb.models.load('mlp'))\n"
         "print(b.stages['ttnn'].meta['flatbuffer_path'], flush=True)\n"
         "os.kill(os.getpid(), signal.SIGKILL)")], capture_output=True, text=True)
+    assert killed.stdout.strip(), killed.stderr[-3000:]
     left = killed.stdout.strip().splitlines()[-1]
     assert killed.returncode == -9 and os.path.exists(left), killed.stderr[-500:]
     subprocess.run([sys.executable, "-c", "from ttbench.scratch import scratch_dir; scratch_dir('ttbench-fb-')"],

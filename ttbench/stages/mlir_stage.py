@@ -1,8 +1,9 @@
 """What the MLIR stages share: turning an in-memory torch-mlir module into a `Stage`."""
 from __future__ import annotations
 
+import os
 import re
-import threading
+import tempfile
 
 from ..core import CompilerFailure, Stage
 from ..ir.walk import walk_ops
@@ -88,28 +89,38 @@ def compiler_error(stage_name: str, message: str) -> str:
     return f"{stage_name}: {first.strip()[:300]}"
 
 
-_FD2_LOCK = threading.Lock()
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlir_worker.py")
 
 
-def run_passes(module, pipeline: str, description: str) -> None:
-    """Run a torch-mlir pass pipeline with MLIR's native diagnostics (written to fd 2) captured into the
-    exception, so the stage's error can name the op and source line."""
-    import os
-    import tempfile
+def run_pipelines(module, pipelines: list):
+    """Run torch-mlir pass pipelines [(pipeline, description), ...] on a copy of `module` in a child process and
+    return the lowered module (in `module`'s context; `module` itself is untouched). A compiler crash (torch-mlir
+    segfaults on some inputs) becomes a CompilerFailure naming the signal and the pipeline, never the caller's
+    death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected."""
+    import signal
+    import subprocess
+    import sys
 
-    from torch_mlir.compiler_utils import run_pipeline_with_repro_report
+    from torch_mlir import ir
 
-    # fd 2 belongs to the whole process: only one pass pipeline at a time points it at the capture file.
-    with _FD2_LOCK, tempfile.TemporaryFile(mode="w+b") as capture:
-        saved = os.dup(2)
-        os.dup2(capture.fileno(), 2)
-        try:
-            run_pipeline_with_repro_report(module, pipeline, description)
-        except Exception as exc:
-            os.dup2(saved, 2)
-            capture.seek(0)
-            native = capture.read().decode(errors="replace")
-            raise CompilerFailure(f"{native}\n{exc}") from None
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
+    from ..children import spawn_options
+    from ..scratch import remove_orphans
+
+    remove_orphans("ttbench-passes-")
+    with tempfile.TemporaryDirectory(prefix=f"ttbench-passes-{os.getpid()}-") as tmp:
+        source, out = os.path.join(tmp, "in.mlirbc"), os.path.join(tmp, "out.mlirbc")
+        with open(source, "wb") as f:
+            f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
+        args = [a for pair in pipelines for a in pair]
+        done = subprocess.run([sys.executable, WORKER, source, out, *args], capture_output=True, text=True,
+                              errors="replace", **spawn_options())
+        if done.returncode == 0:
+            module.context.load_all_available_dialects()  # what the passes loaded in the child
+            with module.context, open(out, "rb") as f:
+                return ir.Module.parse(f.read())
+        steps = [l.split(": ", 1)[1] for l in done.stdout.splitlines() if l.startswith(("running: ", "failed: "))]
+        where = steps[-1] if steps else pipelines[0][1]
+        if done.returncode < 0:
+            name = signal.Signals(-done.returncode).name
+            raise CompilerFailure(f"torch-mlir crashed ({name}) in {where}")
+        raise CompilerFailure(f"{done.stderr.strip()}\n{where} failed")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from .mlir_stage import clone_module, mlir_stage, run_passes
+from .mlir_stage import mlir_stage, run_pipelines
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
                  "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})")
@@ -15,7 +15,7 @@ TO_STABLEHLO = "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow
 def lower(torch_module, onnx: bool = False):
     """torch-dialect module (left untouched) -> a new StableHLO module."""
     t0 = time.perf_counter()
-    module = clone_module(torch_module)
-    run_passes(module, ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR")
-    run_passes(module, TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")
+    module = run_pipelines(torch_module, [
+        (ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR"),
+        (TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")])
     return mlir_stage("stablehlo", module, time.perf_counter() - t0), module

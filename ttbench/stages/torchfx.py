@@ -7,11 +7,15 @@ from .mlir_stage import mlir_stage
 
 
 def new_context():
+    """A context for ttbench's modules: the torch dialect and StableHLO known up front (lowering runs in a child
+    process, and its StableHLO is parsed back here)."""
     from torch_mlir import ir
+    from torch_mlir._mlir_libs import _stablehlo
     from torch_mlir.dialects import torch as torch_d
 
     context = ir.Context()
     torch_d.register_dialect(context)
+    _stablehlo.register_dialect(context)
     return context
 
 

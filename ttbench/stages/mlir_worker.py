@@ -1,0 +1,63 @@
+"""Child-process entry for torch-mlir pass pipelines (see mlir_stage.run_pipelines). Never imported by the parent.
+
+    python mlir_worker.py IN.mlirbc OUT.mlirbc PIPELINE DESCRIPTION [PIPELINE DESCRIPTION ...]
+
+Exit 0: OUT holds the lowered module (bytecode, locations kept). Exit 3: a pipeline failed; stdout's last line is
+"failed: DESCRIPTION", the diagnostics are on stderr. A crash (a signal) leaves stdout's last "running:" line to
+say which pipeline it was in. It imports only torch_mlir, so it starts in a fraction of a second.
+"""
+import os
+import sys
+
+
+def _watch_parent() -> None:
+    """Exit when the process that started this worker is gone (as ttbench.children.watch_parent)."""
+    import threading
+    import time
+
+    expected = os.environ.get("TTBENCH_PARENT_PID", "")
+    if not expected.isdigit():
+        return
+
+    def loop():
+        while True:
+            if os.getppid() != int(expected):
+                os._exit(70)
+            time.sleep(0.5)
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def main(argv) -> int:
+    if len(argv) < 4 or len(argv) % 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    _watch_parent()
+    source, out, rest = argv[0], argv[1], argv[2:]
+    from torch_mlir import ir
+    from torch_mlir._mlir_libs import _stablehlo
+    from torch_mlir.dialects import torch as torch_d
+    from torch_mlir.passmanager import PassManager
+
+    context = ir.Context()
+    torch_d.register_dialect(context)
+    _stablehlo.register_dialect(context)
+    with context:
+        context.emit_error_diagnostics = True  # passes that emit errors without failing would otherwise assert
+        with open(source, "rb") as f:
+            module = ir.Module.parse(f.read())
+        for pipeline, description in zip(rest[::2], rest[1::2]):
+            print(f"running: {description}", flush=True)
+            try:
+                PassManager.parse(pipeline).run(module.operation)
+            except Exception as exc:  # the diagnostics were printed to stderr by MLIR; the summary follows them
+                print(f"{description} failed: {exc}", file=sys.stderr, flush=True)
+                print(f"failed: {description}", flush=True)
+                return 3
+        with open(out, "wb") as f:
+            f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
