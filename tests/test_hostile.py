@@ -321,3 +321,112 @@ def test_bringup_refuses_a_timeout_that_is_not_a_positive_number():
     for bad in (0, -1, float("nan"), float("inf"), "10"):
         with pytest.raises(tb.BadInput, match="tt_timeout"):
             tb.bringup(m, x, tt_timeout=bad)
+
+
+# --- 7-8. crashes and hangs stay contained -----------------------------------------------------------------------
+
+def test_a_torch_mlir_segfault_is_a_stage_error_and_the_folder_is_written(tmp_path):
+    import onnx
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 5, 5, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    pool = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2, 2], strides=[2, 2, 2])
+    model = helper.make_model(helper.make_graph([pool], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "avgpool3d.onnx"
+    onnx.save(onnx.shape_inference.infer_shapes(model), str(path))
+    b = tb.bringup(str(path), frontend="onnx", tt=False)  # in this process: it must survive
+    assert b.stages["torchfx"].ok and not b.stages["stablehlo"].ok
+    assert "crashed (SIGSEGV)" in b.stages["stablehlo"].error, b.stages["stablehlo"].error
+    r = ttbench("bringup", str(path), "--no-tt", "--out", str(tmp_path / "out"))
+    assert r.returncode == 1, r.stderr[-1000:]
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["stages"]["torchfx"]["ok"] and "SIGSEGV" in manifest["stages"]["stablehlo"]["error"]
+
+
+MODE = {"fault": None}
+
+
+@pytest.fixture(scope="module")
+def faulty_op():
+    import torch
+
+    @torch.library.custom_op("ttbench_hostile::faulty", mutates_args=())
+    def faulty(x: torch.Tensor) -> torch.Tensor:
+        if MODE["fault"] == "abort":
+            os.abort()
+        if MODE["fault"] == "hang":
+            time.sleep(3600)
+        return x * 2
+
+    @faulty.register_fake
+    def _(x):
+        return torch.empty_like(x)
+
+    class UsesFaultyOp(torch.nn.Module):
+        def forward(self, x):
+            return torch.ops.ttbench_hostile.faulty(x) + 1
+
+    return UsesFaultyOp
+
+
+class FaultsInPython(__import__("torch").nn.Module):
+    """Traces and lowers fine; faults only when run eagerly with MODE set (as the golden does)."""
+
+    def forward(self, x):
+        if MODE["fault"] == "abort":
+            os.abort()
+        if MODE["fault"] == "hang":
+            time.sleep(3600)
+        return x * 2
+
+
+@pytest.mark.parametrize("fault, says", [("abort", "crashed (SIGABRT)"), ("hang", "did not finish")])
+def test_a_model_op_that_aborts_or_hangs_is_contained(faulty_op, fault, says, monkeypatch):
+    import torch
+
+    monkeypatch.setattr(tb.core, "EAGER_TIMEOUT_S", 5.0)  # how long the user's model may run eagerly
+    x = torch.randn(4)
+    MODE["fault"] = fault
+    try:
+        t0 = time.perf_counter()
+        with pytest.raises(tb.BadInput, match=says.split(" (")[0]):  # the eager input check of bringup
+            tb.bringup(faulty_op(), (x,), tt=False)
+        MODE["fault"] = None
+        b = tb.bringup(faulty_op(), (x,), tt=False)
+        MODE["fault"] = fault
+        with pytest.raises(tb.ModelFailed, match=says.split(" (")[0]):  # op by op's recording run
+            b.op_by_op(timeout=2, progress=False)
+        result = b.run("fx")  # the captured graph run by PyTorch
+        assert not result.ok and says.split(" (")[0] in result.message, result
+        MODE["fault"] = None
+        plain = tb.bringup(FaultsInPython(), (x,), tt=False)
+        MODE["fault"] = fault
+        result = plain.run("stablehlo")  # the device runs; the golden (the model, eagerly) does not
+        assert not result.ok and "no comparison" in result.message and says.split(" (")[0] in result.message
+    finally:
+        MODE["fault"] = None
+    assert time.perf_counter() - t0 < 120
+
+
+def test_an_aborting_model_does_not_kill_a_real_jupyter_kernel(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = [
+        "import os, torch, ttbench as tb\n"
+        "class Aborts(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        os.abort()\n",
+        "try:\n"
+        "    tb.bringup(Aborts(), (torch.randn(2),), tt=False)\n"
+        "except tb.BadInput as exc:\n"
+        "    print('refused:', exc)\n",
+        "print('still alive')\n",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=False,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = lambda cell: "".join(o.get("text", "") for o in cell.outputs)  # noqa: E731
+    assert "refused:" in text(nb.cells[1]) and "SIGABRT" in text(nb.cells[1]), nb.cells[1].outputs
+    assert text(nb.cells[2]).strip() == "still alive"

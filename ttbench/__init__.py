@@ -1,7 +1,7 @@
 """ttbench: every compiler stage of one model, side by side — FX/ONNX -> TorchFX IR -> StableHLO -> TTIR -> TTNN."""
 __version__ = "0.1.0"
 
-from .core import ArgInfo, BadInput, CompilerFailure, InternalError, Op, SourceLoc, Stage  # noqa: E402
+from .core import ArgInfo, BadInput, CompilerFailure, InternalError, ModelFailed, Op, SourceLoc, Stage  # noqa: E402
 from .pipeline import Bringup, bringup  # noqa: E402
 from . import models  # noqa: E402
 from .analysis import analyze  # noqa: E402
@@ -14,5 +14,5 @@ from .render import views as _views  # noqa: E402
 
 _views.attach()  # the records' view methods live in render/ (see render/views.py)
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop", "explore",
+__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure", "ModelFailed", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff", "netron_stop", "explore",
            "__version__"]

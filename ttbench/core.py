@@ -4,6 +4,7 @@ Stage names live in one table (`STAGE_ORDER`); everything else iterates it.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -22,6 +23,8 @@ class BadInput(ValueError):
     """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
 
 
+# How long the user's model may run eagerly (the input check, the golden) before ttbench calls it hung.
+EAGER_TIMEOUT_S = float(os.environ.get("TTBENCH_EAGER_TIMEOUT", "600"))
 MAX_INPUT_BYTES = 8 << 30  # an example input larger than this is a mistake (and would not fit here)
 
 
@@ -41,6 +44,10 @@ REPORT_BUGS = "this is a bug in ttbench, not in the compiler: please report it w
 class CompilerFailure(RuntimeError):
     """A compiler or frontend (torch.export, the ONNX exporter, a torch-mlir pass pipeline, the Tenstorrent plugin)
     failed; the message holds its diagnostics. Becomes the stage's error."""
+
+
+class ModelFailed(RuntimeError):
+    """The user's model (or one of its ops) crashed or hung when ttbench ran it eagerly; contained, not fatal."""
 
 
 class InternalError(RuntimeError):

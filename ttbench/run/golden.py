@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..children import call_in_fork
+from .. import core
 from .one_op import tensor_leaves
 
 
@@ -21,9 +23,12 @@ def golden_outputs(b) -> list:
     """Numpy arrays of the model's outputs on b.example_inputs."""
     model = b.model
     if isinstance(model, torch.nn.Module):
-        with torch.no_grad():
-            out = model(*[x.clone() for x in b.example_inputs])
-        return [to_numpy(t) for t in tensor_leaves(out)]
+        def eager():
+            with torch.no_grad():
+                return [t.detach().clone() for t in tensor_leaves(model(*[x.clone() for x in b.example_inputs]))]
+
+        # The user's code, contained (see children.call_in_fork); ContainedFailure says how it ended.
+        return [to_numpy(t) for t in call_in_fork(eager, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")]
     # An ONNX file or proto: the ONNX reference evaluator is the ground truth we have without onnxruntime.
     import onnx
     from onnx.reference import ReferenceEvaluator

@@ -19,7 +19,8 @@ from typing import Callable, Optional
 import torch
 import torch.fx
 
-from ..core import BadInput
+from ..children import ContainedFailure, call_in_fork
+from ..core import BadInput, ModelFailed
 from ..ir.locations import frames_from_stack_trace, user_frame
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
@@ -149,6 +150,25 @@ def _progress(total: int, desc: str, enabled: bool):
     return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
 
 
+def _recorded_calls(b, timeout: float) -> list:
+    """[(FX node, spec, output)] of every aten call in graph order, from one eager run of the FX graph in a forked
+    copy of this process (the model's own ops, custom ones included, may abort or hang: that stays contained).
+    The run gets 4x the per-op timeout, at least 10 s."""
+    def record():
+        calls = []
+        with torch.no_grad():
+            _Recorder(b.fx_graph, lambda node, spec, out: calls.append((node.name, spec, out))).run(
+                *[v.clone() for v in b.argument_values])
+        return calls
+
+    nodes = {n.name: n for n in b.fx_graph.graph.nodes}
+    try:
+        calls = call_in_fork(record, max(4 * timeout, 10.0), "recording the graph's values (an eager run)")
+    except ContainedFailure as exc:
+        raise ModelFailed(f"op-by-op needs one eager run of the model's graph, and {exc}") from None
+    return [(nodes[name], spec, out) for name, spec, out in calls]
+
+
 def _isolated(b, device, min_pcc, atol, rtol, timeout, transform, progress):
     unique: dict = {}  # key -> [spec, golden output, row]
     total = [0]
@@ -167,8 +187,8 @@ def _isolated(b, device, min_pcc, atol, rtol, timeout, transform, progress):
         if loc and loc not in row.locations:
             row.locations.append(loc)
 
-    with torch.no_grad():
-        _Recorder(b.fx_graph, on_call).run(*[v.clone() for v in b.argument_values])
+    for node, spec, out in _recorded_calls(b, timeout):
+        on_call(node, spec, out)
     entries = list(unique.values())
     runner = _Rows(device, entries, min_pcc, atol, rtol, timeout, transform)
     client = shared_client(device)
@@ -206,11 +226,7 @@ class _Rows:
 def _chained(b, device, min_pcc, atol, rtol, timeout, transform, progress):
     calls = []  # (node, golden output) in graph order
 
-    def on_call(node, spec, out):
-        calls.append((node, out))
-
-    with torch.no_grad():
-        _Recorder(b.fx_graph, on_call).run(*[v.clone() for v in b.argument_values])
+    calls = [(node, out) for node, _, out in _recorded_calls(b, timeout)]
     golden_of = {node: out for node, out in calls}
     device_env: dict = {}  # node -> the value the device produced (same structure as the golden)
     entries, first = [], None

@@ -7,11 +7,13 @@ import tempfile
 import numpy as np
 import torch
 
+from .. import core
 from ..core import BadInput
 from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
+from ..children import ContainedFailure, call_in_fork
 from .golden import golden_outputs, to_numpy
 from .one_op import tensor_leaves
 from .results import RunResult
@@ -56,7 +58,11 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
         result.message = f"{stage} did not compile: {s.error}"
         return result
     if stage == "fx":
-        arrays = _run_fx(b)
+        try:
+            arrays = _run_fx(b)
+        except ContainedFailure as exc:
+            result.message = f"fx: {exc}"
+            return result
     else:
         dev = find_device(device)
         if stage == "ttnn" and dev.name != "tt":
@@ -80,7 +86,12 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
             return result
         arrays = reply["arrays"]
         result.compile_seconds, result.run_seconds = reply["compile_seconds"], reply["run_seconds"]
-    golden = golden_outputs(b)
+    try:
+        golden = golden_outputs(b)
+    except ContainedFailure as exc:  # the device ran; the reference did not: no comparison, said so
+        result.executed = True
+        result.message = f"no comparison: {exc}"
+        return result
     result.executed = True
     if len(arrays) != len(golden):
         result.message = f"{len(arrays)} outputs, the golden has {len(golden)}"
@@ -99,6 +110,8 @@ def _run_fx(b) -> list:
     """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
     if b.fx_graph is None:
         raise BadInput("no FX graph was captured for this bringup")
-    with torch.no_grad():
-        out = b.fx_graph(*[v.clone() for v in b.argument_values])
-    return [to_numpy(t) for t in tensor_leaves(out)]
+    def run():
+        with torch.no_grad():
+            return [t.detach().clone() for t in tensor_leaves(b.fx_graph(*[v.clone() for v in b.argument_values]))]
+
+    return [to_numpy(t) for t in call_in_fork(run, core.EAGER_TIMEOUT_S, "the FX graph, run by PyTorch,")]

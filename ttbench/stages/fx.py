@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import torch
 import torch.fx
 
+from ..children import ContainedFailure, call_in_fork
+from .. import core
 from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
 from ..ir.locations import frames_from_stack_trace, user_frame
 
@@ -115,9 +117,14 @@ def check_inputs(model, inputs) -> None:
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
-    try:
+    def eager():
         with torch.no_grad():
             model(*[x.clone() for x in inputs])
+
+    try:  # the user's code, contained: a model that aborts or hangs must not take the kernel with it
+        call_in_fork(eager, core.EAGER_TIMEOUT_S, "the model, run eagerly on the example inputs,")
+    except ContainedFailure as exc:
+        raise BadInput(f"{exc}: fix the model or its inputs") from None
     except Exception as exc:
         first = next((l for l in str(exc).splitlines() if l.strip()), type(exc).__name__)
         raise BadInput(f"the example inputs do not fit the model ({type(exc).__name__}: {first[:200]})") from None
