@@ -158,10 +158,12 @@ def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
     return hoisted.stage
 
 
-def bringup(model, example_inputs=(), frontend: str = "export", params: str = "args", strict: bool = False,
+def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
             progress=None, functionalize: bool = False, hoist: Optional[dict] = None) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
+
+    frontend: "export" (default for an nn.Module), "dynamo", or "onnx" (default for a .onnx path or ModelProto).
 
     hoist=dict(min_numel=1024, to="args"|"globals") moves the large constants out of the StableHLO (see
     hoist.py) before the Tenstorrent compiler sees it; the stablehlo stage shows the result.
@@ -175,6 +177,9 @@ def bringup(model, example_inputs=(), frontend: str = "export", params: str = "a
     from .stages import fx, onnx, stablehlo, torchfx
     from .stages.tt import compile_tt
 
+    if frontend is None:  # an ONNX file or ModelProto goes through ONNX, a module through torch.export
+        frontend = "onnx" if isinstance(model, (str, os.PathLike)) or type(model).__name__ == "ModelProto" \
+            else "export"
     _validate(frontend, params)
     _validate_hoist(hoist)
     if tt and not (isinstance(tt_timeout, (int, float)) and math.isfinite(tt_timeout) and tt_timeout > 0):
