@@ -4,7 +4,7 @@ Workers run in their own session (a crash or Ctrl-C in the parent's terminal sta
 when the parent dies: a SIGKILLed `ttbench bringup` used to leave its Tenstorrent compile running, re-parented and
 without the lock. Two guards: the kernel sends the child SIGKILL when its parent dies (PR_SET_PDEATHSIG, set only
 when spawning from the main thread: the signal follows the spawning *thread*), and the child's own watchdog exits
-when its parent pid changes (`TTBENCH_PARENT_PID`; tt_worker.py carries a copy, as it imports nothing of ttbench).
+when its parent pid changes (`TTBENCH_PARENT_PID`, parent_watch.py: a plain module the worker scripts import too).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-PARENT_ENV = "TTBENCH_PARENT_PID"
+from .parent_watch import PARENT_ENV, watch_parent  # noqa: F401 - watch_parent is this module's, for workers
 _PR_SET_PDEATHSIG = 1
 
 
@@ -32,21 +32,6 @@ def spawn_options(env: dict = None) -> dict:
     if sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread():
         options["preexec_fn"] = _die_with_parent
     return options
-
-
-def watch_parent(interval: float = 0.5) -> None:
-    """In a worker: exit as soon as the process that started it is gone."""
-    expected = os.environ.get(PARENT_ENV)
-    if not expected or not expected.isdigit():
-        return
-
-    def loop():
-        while True:
-            if os.getppid() != int(expected):
-                os._exit(70)
-            time.sleep(interval)
-
-    threading.Thread(target=loop, name="ttbench-parent-watch", daemon=True).start()
 
 
 class ContainedFailure(RuntimeError):

@@ -132,6 +132,17 @@ class Stage:
         return f"<Stage {self.name}: {len(self.ops)} ops, {self.seconds:.2f}s, {state}>"
 
 
+def cell_text(value) -> str:
+    """How a value reads in a table cell (text or HTML): '-' for unknown, floats short, lists joined."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
 def op_histogram(ops) -> dict:
     counts: dict = {}
     for op in ops:

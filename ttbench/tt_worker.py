@@ -38,27 +38,10 @@ def compile_file(source: str, export_dir: str) -> int:
     return 0
 
 
-def _watch_parent() -> None:
-    """Exit when the process that started this worker is gone (a copy of ttbench.children.watch_parent: this
-    script imports nothing of ttbench)."""
-    import threading
-    import time
-
-    expected = os.environ.get("TTBENCH_PARENT_PID", "")
-    if not expected.isdigit():
-        return
-
-    def loop():
-        while True:
-            if os.getppid() != int(expected):
-                os._exit(70)
-            time.sleep(0.5)
-
-    threading.Thread(target=loop, daemon=True).start()
-
-
 def main(argv) -> int:
-    _watch_parent()
+    from parent_watch import watch_parent  # beside this script (see parent_watch.py)
+
+    watch_parent()
     if argv[:1] == ["descriptor"] and len(argv) == 2:
         return make_descriptor(argv[1])
     if argv[:1] == ["compile"] and len(argv) == 3:

@@ -4,16 +4,7 @@ from __future__ import annotations
 import html
 from typing import Optional
 
-
-def cell_text(value) -> str:
-    """How a value reads in a table cell: '-' for unknown, floats short."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+from ..core import cell_text
 
 
 def html_table(columns, rows, caption: str = "", cls: str = "ttbench-table",

@@ -6,15 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-
-def _cell(v) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(map(str, v))
-    return str(v)
+from ..core import cell_text
 
 
 @dataclass
@@ -124,7 +116,8 @@ class OpByOpReport:
                 f"{self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, {self.seconds:.1f}s")
         if self.first_divergence is not None:
             r = self.first_divergence
-            text += f"\nfirst divergence: #{r.index} {r.op} at {', '.join(r.locations[:1]) or '?'} (pcc {_cell(r.pcc)})"
+            where = ", ".join(r.locations[:1]) or "?"
+            text += f"\nfirst divergence: #{r.index} {r.op} at {where} (pcc {cell_text(r.pcc)})"
         return text
 
     def __repr__(self) -> str:

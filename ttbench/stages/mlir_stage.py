@@ -89,7 +89,7 @@ def compiler_error(stage_name: str, message: str) -> str:
     return f"{stage_name}: {first.strip()[:300]}"
 
 
-WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlir_worker.py")
+WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "mlir_worker.py")
 
 
 def run_pipelines(module, pipelines: list):

@@ -1,4 +1,5 @@
-"""Child-process entry for torch-mlir pass pipelines (see mlir_stage.run_pipelines). Never imported by the parent.
+"""Child-process entry for torch-mlir pass pipelines (see stages/mlir_stage.run_pipelines). Never imported by the
+parent.
 
     python mlir_worker.py IN.mlirbc OUT.mlirbc PIPELINE DESCRIPTION [PIPELINE DESCRIPTION ...]
 
@@ -10,29 +11,13 @@ import os
 import sys
 
 
-def _watch_parent() -> None:
-    """Exit when the process that started this worker is gone (as ttbench.children.watch_parent)."""
-    import threading
-    import time
-
-    expected = os.environ.get("TTBENCH_PARENT_PID", "")
-    if not expected.isdigit():
-        return
-
-    def loop():
-        while True:
-            if os.getppid() != int(expected):
-                os._exit(70)
-            time.sleep(0.5)
-
-    threading.Thread(target=loop, daemon=True).start()
-
-
 def main(argv) -> int:
     if len(argv) < 4 or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
-    _watch_parent()
+    from parent_watch import watch_parent  # beside this script (see parent_watch.py)
+
+    watch_parent()
     source, out, rest = argv[0], argv[1], argv[2:]
     from torch_mlir import ir
     from torch_mlir._mlir_libs import _stablehlo
