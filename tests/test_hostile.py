@@ -174,8 +174,13 @@ def test_diff_of_a_tampered_folder_exits_0_1_or_2_and_reads_nothing_outside(tmp_
     folder = _copy_golden(tmp_path)
     TAMPERS[kind](folder, outside)
     t0 = time.perf_counter()
+    try:  # in this process first, timed (the CLI below also pays for Python's and torch's start)
+        shown = diff_folders(GOLDEN, str(folder)).text(unified=True)
+        assert SECRET not in shown, kind
+    except tb.BadInput:
+        pass
+    assert time.perf_counter() - t0 < 5, (kind, time.perf_counter() - t0)
     r = ttbench("diff", GOLDEN, str(folder), "--unified", "--html", str(tmp_path / "d.html"), timeout=60)
-    assert time.perf_counter() - t0 < 30, kind
     assert r.returncode in (0, 1, 2), (kind, r.stderr[-2000:])
     assert "Traceback" not in r.stderr, (kind, r.stderr[-2000:])
     assert SECRET not in r.stdout + r.stderr, kind
@@ -430,3 +435,34 @@ def test_an_aborting_model_does_not_kill_a_real_jupyter_kernel(tmp_path):
     text = lambda cell: "".join(o.get("text", "") for o in cell.outputs)  # noqa: E731
     assert "refused:" in text(nb.cells[1]) and "SIGABRT" in text(nb.cells[1]), nb.cells[1].outputs
     assert text(nb.cells[2]).strip() == "still alive"
+
+
+def test_sigkill_of_a_bringup_takes_its_tenstorrent_compile_with_it(tmp_path):
+    import psutil
+
+    from ttbench import optional
+
+    if not optional.tt_plugin().available:
+        pytest.skip("no Tenstorrent plugin installed")
+    cli = subprocess.Popen([sys.executable, "-m", "ttbench.cli", "bringup", "mobilenet_v2", "--out",
+                            str(tmp_path / "out")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    deadline = time.monotonic() + 300
+    while worker is None and time.monotonic() < deadline and cli.poll() is None:
+        for child in psutil.Process(cli.pid).children(recursive=True):
+            try:
+                if any("tt_worker.py" in part for part in child.cmdline()):
+                    worker = child
+            except psutil.NoSuchProcess:
+                pass
+        time.sleep(0.1)
+    assert worker is not None, "the bringup never started its Tenstorrent compile"
+    cli.kill()
+    cli.wait()
+    try:
+        worker.wait(timeout=10)
+    except psutil.TimeoutExpired:
+        worker.kill()
+        pytest.fail("the Tenstorrent compile outlived the bringup that started it")
+    assert not (tmp_path / "out").exists()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".out.")]
