@@ -200,3 +200,30 @@ def test_report_plots_leave_the_matplotlib_backend_alone(tmp_path):
     m, x = tb.models.load("mlp")
     tb.bringup(m, x, tt=False).save_html(str(tmp_path / "r.html"))
     assert matplotlib.get_backend() == before
+
+
+def test_constants_are_read_bit_for_bit_in_every_element_type():
+    from torch_mlir import ir
+
+    from ttbench.ir.walk import constant_arrays
+    from ttbench.stages.torchfx import new_context
+
+    cases = [  # (MLIR literal, type, the bits expected)
+        ("[1.5, 0xFF80, -2.0]", "3xbf16", np.array([0x3FC0, 0xFF80, 0xC000], np.uint16)),
+        ("0xFF80", "4xbf16", np.full(4, 0xFF80, np.uint16)),
+        ("[1.5, 0x7C00, 0x7E01]", "3xf16", np.array([0x3E00, 0x7C00, 0x7E01], np.uint16)),
+        ("[0.1, 0x7FC00001]", "2xf32", np.array([0x3DCCCCCD, 0x7FC00001], np.uint32)),
+        ("[0.1, 0x7FF8000000000001]", "2xf64", np.array([0x3FB999999999999A, 0x7FF8000000000001], np.uint64)),
+        ("[true, false, true]", "3xi1", np.array([1, 0, 1], np.uint8)),
+        ("[1, 255, 7]", "3xui8", np.array([1, 255, 7], np.uint8)),
+        ("[1, -9223372036854775807, 7]", "3xi64", np.array([1, 2**63 + 1, 7], np.uint64)),
+    ]
+    body = "\n".join(f"  %{i} = stablehlo.constant dense<{v}> : tensor<{t}>" for i, (v, t, _) in enumerate(cases))
+    types = ", ".join(f"tensor<{t}>" for _, t, _ in cases)
+    values = ", ".join(f"%{i}" for i in range(len(cases)))
+    with new_context():
+        module = ir.Module.parse(f"func.func @main() -> ({types}) {{\n{body}\n  return {values} : {types}\n}}")
+    arrays = constant_arrays(module)
+    for i, (_, t, bits) in enumerate(cases):
+        got = arrays[i]
+        assert got.view(bits.dtype).tolist() == bits.tolist(), (t, got)

@@ -157,6 +157,10 @@ def constant_array(operation, name: str, resources: Optional[dict] = None) -> Op
     shape = tuple(facts["shape"])
     dense = _as_dense(attr)
     if dense is not None:
+        try:
+            memoryview(dense)
+        except BufferError:  # bf16 and the like: these bindings give neither a buffer nor their elements
+            return _array_from_printed_attr(str(attr), dtype, shape)
         if dense.is_splat:
             return np.full(shape, _splat_array(dense, dtype), dtype=dtype)
         return _buffer_array(dense, dtype, shape)
@@ -177,6 +181,27 @@ def _buffer_array(dense, dtype: np.dtype, shape: tuple) -> np.ndarray:
     if raw.dtype.itemsize == dtype.itemsize and raw.dtype != dtype:
         raw = raw.view(dtype)  # bf16 and unsigned types come out of the buffer as same-sized other types
     return raw.astype(dtype, copy=False).reshape(shape)
+
+
+def _array_from_printed_attr(text: str, dtype: np.dtype, shape: tuple) -> np.ndarray:
+    """An elements attribute from its own print, for element types the buffer protocol does not cover. Exact:
+    MLIR prints a float in decimal only when the decimal reads back to the same bits, else as hex, and large
+    attributes as one hex blob."""
+    body = text[len("dense<"):text.rindex("> :")]
+    bits = np.dtype(f"u{dtype.itemsize}")
+    if body.startswith('"0x'):
+        arr = np.frombuffer(bytes.fromhex(body[3:-1]), dtype=dtype)
+    else:
+        items = [t.strip() for t in body.replace("[", " ").replace("]", " ").split(",") if t.strip()]
+        if all(t.startswith("0x") for t in items):
+            arr = np.array([int(t, 16) for t in items], dtype=bits).view(dtype)
+        else:
+            arr = np.array([int(t, 16) if t.startswith("0x") else 0 for t in items], dtype=bits).view(dtype)
+            for i, t in enumerate(items):
+                if not t.startswith("0x"):
+                    arr[i] = {"true": 1, "false": 0}.get(t, None) if t in ("true", "false") else float(t)
+    numel = int(np.prod(shape)) if shape else 1
+    return np.full(shape, arr[0], dtype=dtype) if arr.size == 1 and numel != 1 else arr.reshape(shape).copy()
 
 
 def _splat_array(dense, dtype: np.dtype) -> np.ndarray:
