@@ -227,3 +227,12 @@ def test_constants_are_read_bit_for_bit_in_every_element_type():
     for i, (_, t, bits) in enumerate(cases):
         got = arrays[i]
         assert got.view(bits.dtype).tolist() == bits.tolist(), (t, got)
+
+
+def test_a_plain_and_on_tensors_is_not_an_inplace_op():
+    class Masks(torch.nn.Module):
+        def forward(self, a, b):
+            return (a > 0) & (b > 0)
+
+    b = tb.bringup(Masks(), (torch.randn(4), torch.randn(4)), frontend="dynamo", tt=False)
+    assert not b.findings.of("inplace"), [str(f) for f in b.findings.of("inplace")]

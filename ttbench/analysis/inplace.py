@@ -34,6 +34,8 @@ def fx_node_mutates(node) -> bool:
         return True
     if isinstance(target, torch._ops.OpOverload):
         return target._schema.is_mutable
+    if getattr(target, "__module__", None) in ("_operator", "operator"):
+        return False  # operator.and_, or_, not_ are named like in-place methods; the in-place ones are listed above
     name = getattr(target, "__name__", "")
     return name.endswith("_") and not name.startswith("_")
 
