@@ -152,3 +152,11 @@ def test_flatbuffer_folder_of_a_killed_process_goes_with_the_next_bringup():
     subprocess.run([sys.executable, "-c", "from ttbench.scratch import scratch_dir; scratch_dir('ttbench-fb-')"],
                    check=True)
     assert not os.path.exists(left)
+
+
+def test_the_one_tt_compile_is_counted_once(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    ttir, ttnn = b.stages["ttir"], b.stages["ttnn"]
+    assert ttir.seconds > 0 and ttnn.seconds == 0.0
+    assert ttir.meta["compile_seconds"] == ttnn.meta["compile_seconds"] == pytest.approx(ttir.seconds, abs=1e-3)
+    assert sum(s.seconds for s in b.stages.values()) <= b.seconds + 0.5
