@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import Optional
 
 import numpy as np
 import torch
 
 from .. import core
+from ..children import ContainedFailure, call_in_fork
 from ..core import BadInput
 from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
-from ..children import ContainedFailure, call_in_fork
 from .golden import golden_outputs, to_numpy
 from .one_op import tensor_leaves
 from .results import RunResult
@@ -48,6 +49,35 @@ def _validate(b, stage: str) -> None:
         raise BadInput(f"this {b.frontend} bringup has no {stage!r} stage (stages: {', '.join(b.stages)})")
 
 
+_ELEMENT_TYPES = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
+                  "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "ui8", "bool": "i1"}
+
+
+def signature_mismatch(module, arguments: list, values: list) -> Optional[str]:
+    """What does not fit between the tensors to feed and @main's parameters (count, shape, element type), naming
+    the argument; None when they fit or there is no live module to check against."""
+    if module is None:
+        return None
+    from torch_mlir import ir
+
+    main = next((op.operation for op in module.body.operations if op.operation.name == "func.func"
+                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
+    if main is None:
+        return None
+    params = list(main.regions[0].blocks[0].arguments)
+    if len(params) != len(values):
+        return f"@main takes {len(params)} arguments, {len(values)} tensors were recorded to feed it"
+    for i, (param, value, info) in enumerate(zip(params, values, arguments)):
+        shaped = ir.ShapedType(param.type)
+        element = _ELEMENT_TYPES.get(str(value.dtype).replace("torch.", ""))
+        shape = tuple(shaped.shape) if shaped.has_static_shape else None
+        want = f"{'x'.join(map(str, shape)) if shape else '?'} {shaped.element_type}"
+        have = f"{'x'.join(map(str, value.shape))} {element}"
+        if (shape is not None and shape != tuple(value.shape)) or (element and element != str(shaped.element_type)):
+            return f"argument {i} ({info.name}) is {have} but @main's parameter {i} is {want}"
+    return None
+
+
 def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
               pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S) -> RunResult:
     _validate(b, stage)
@@ -69,6 +99,11 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
             raise BadInput(f"the ttnn stage runs only on a Tenstorrent device (device='tt'), not {device!r}")
         if not dev.usable:
             result.message = dev.reason
+            return result
+        mismatch = signature_mismatch(b.stages["stablehlo"].module if "stablehlo" in b.stages else None,
+                                      b.arguments, b.argument_values)
+        if mismatch:  # never feed buffers to the wrong parameters: that ran to a silent NaN once
+            result.message = f"not run: {mismatch}"
             return result
         if dev.name == "tt":  # the plugin compiles the StableHLO it was handed at the ttir stage (roles marked)
             text = b.stages["ttir"].artifacts.get("ttir.input.stablehlo.mlir") if "ttir" in b.stages else None

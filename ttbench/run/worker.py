@@ -154,10 +154,19 @@ def _handle(request: dict, runner: Runner) -> dict:
 
 
 def _one_line(exc: BaseException) -> str:
+    """The message, not the pointer: XLA puts "See https://openxla.org/xla/errors/..." lines beside the real text
+    ("expected parameter 0 of size 256 ... but got ..."), and those lines say "error" too."""
     text = str(exc).strip()
     lines = [l.strip() for l in text.splitlines() if l.strip()]
-    errors = [l for l in lines if "error" in l.lower()]
-    return f"{type(exc).__name__}: {(errors or lines or [''])[0][:400]}"
+    said = [l for l in lines if not _is_pointer(l)] or lines
+    errors = [l for l in said if "error" in l.lower() and not l.lower().rstrip(":").endswith("error")]
+    return f"{type(exc).__name__}: {(errors or said or [''])[0][:400]}"
+
+
+def _is_pointer(line: str) -> bool:
+    """A line that only points somewhere else (a URL to the error's documentation)."""
+    words = line.split()
+    return any(w.startswith(("http://", "https://")) for w in words) and len(words) <= 6
 
 
 def main() -> int:

@@ -28,6 +28,54 @@ class OnnxCapture:
     weights: dict = field(default_factory=dict)  # floating-point initializers: name -> ("parameter", tensor)
 
 
+IMPORT_OPSET = 17  # older default-domain opsets are upgraded to this before the import
+
+
+def prepare_onnx(proto):
+    """An ONNX file as users have them -> what torch-mlir's importer handles, and what was done (a list of lines).
+    Old opsets are upgraded (onnx.version_converter); weights that IR-version-3 files list among the graph inputs
+    are taken out of the inputs (they stay initializers); shape inference with data propagation types every value
+    the importer would otherwise leave untyped. The caller's proto is not changed."""
+    import onnx
+
+    prepared = onnx.ModelProto()
+    prepared.CopyFrom(proto)
+    notes = []
+    opset = next((o.version for o in prepared.opset_import if o.domain in ("", "ai.onnx")), None)
+    if opset is not None and opset < IMPORT_OPSET:
+        before = len(prepared.graph.node)
+        try:
+            prepared = onnx.version_converter.convert_version(prepared, IMPORT_OPSET)
+            notes.append(f"opset {opset} -> {IMPORT_OPSET} ({before} -> {len(prepared.graph.node)} nodes)")
+        except Exception as exc:  # the converter cannot upgrade every model: import it as it is, and say so
+            notes.append(f"opset {opset} kept: the version converter failed ({type(exc).__name__}: "
+                         f"{str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ''})")
+    inits = {i.name for i in prepared.graph.initializer}
+    listed = [i for i in prepared.graph.input if i.name in inits]
+    if listed:
+        kept = [i for i in prepared.graph.input if i.name not in inits]
+        del prepared.graph.input[:]
+        prepared.graph.input.extend(kept)
+        notes.append(f"{len(listed)} initializer(s) listed as graph inputs taken out of the inputs (IR version "
+                     f"{proto.ir_version})")
+    untyped = _untyped_values(prepared)
+    try:
+        prepared = onnx.shape_inference.infer_shapes(prepared, strict_mode=False, data_prop=True)
+    except Exception as exc:
+        notes.append(f"shape inference failed ({type(exc).__name__}); values stay as the file types them")
+    else:
+        if untyped:
+            notes.append(f"shape inference typed {len(untyped) - len(_untyped_values(prepared))} of "
+                         f"{len(untyped)} untyped value(s)")
+    return prepared, notes
+
+
+def _untyped_values(proto) -> set:
+    """Names of node outputs the model gives no type (no value_info, not a graph output)."""
+    typed = {v.name for v in list(proto.graph.value_info) + list(proto.graph.output) + list(proto.graph.input)}
+    return {o for n in proto.graph.node for o in n.output if o and o not in typed}
+
+
 def load_onnx(model, inputs: tuple):
     """nn.Module / path / ModelProto -> (ModelProto, example inputs)."""
     import onnx
@@ -104,7 +152,8 @@ def capture_onnx(model, inputs: tuple, params: str):
     import onnx
 
     t0 = time.perf_counter()
-    proto, inputs = load_onnx(model, inputs)
+    original, inputs = load_onnx(model, inputs)
+    proto, prepared = prepare_onnx(original) if not isinstance(model, torch.nn.Module) else (original, [])
     graph_inputs = _graph_inputs(proto)
     if len(inputs) != len(graph_inputs):
         raise BadInput(f"the ONNX model takes {len(graph_inputs)} inputs "
@@ -141,6 +190,9 @@ def capture_onnx(model, inputs: tuple, params: str):
     stage.meta = {"opset": [f"{o.domain or 'ai.onnx'}:{o.version}" for o in proto.opset_import],
                   "initializers": len(proto.graph.initializer), "producer": proto.producer_name,
                   "constants": embedded_constants(to_import, weights)}
+    if prepared:  # what the file needed before the import; the original is what the user gave (b.model)
+        stage.meta["prepared"] = prepared
+        stage.text = "".join(f"# prepared: {line}\n" for line in prepared) + stage.text
     stage._full_text = lambda: stage.text  # the model itself is the full artifact; exported as model.onnx
     return stage, OnnxCapture(model=to_import, arguments=arguments, values=values, node_frames=node_frames,
                               weights=weights), inputs

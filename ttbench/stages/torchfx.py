@@ -80,4 +80,25 @@ def import_onnx(capture):
         for op in module.body.operations:  # the importer names the function after the ONNX graph
             if op.operation.name == "func.func":
                 op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
+                _order_arguments_by_signature(op.operation, capture)
     return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+
+
+def _order_arguments_by_signature(func, capture) -> None:
+    """Put the recorded arguments (and the tensors to feed) in the order of @main's parameters, matched by the
+    name the importer gives each parameter's location. Never by position: a file that lists weights among its
+    inputs fed equal-sized buffers to the wrong parameters and ran to a silent NaN."""
+    from ..core import CompilerFailure
+    from ..ir.locations import location_name
+
+    names = [location_name(arg.location) for arg in func.regions[0].blocks[0].arguments]
+    recorded = [a.name for a in capture.arguments]
+    if names == recorded:
+        return
+    if sorted(n or "" for n in names) != sorted(recorded):
+        raise CompilerFailure(f"the imported @main takes ({', '.join(map(str, names))}) but the ONNX graph's "
+                              f"inputs are ({', '.join(recorded)}): the importer changed the signature")
+    position = {name: i for i, name in enumerate(recorded)}
+    order = [position[n] for n in names]
+    capture.arguments[:] = [capture.arguments[i] for i in order]  # the Bringup holds these same lists
+    capture.values[:] = [capture.values[i] for i in order]
