@@ -14,7 +14,7 @@ import torch
 from . import tt_plugin
 from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError,
                    Stage)
-from .stages.mlir_stage import compiler_error
+from .stages.mlir_stage import compiler_error, prestart_worker
 
 
 class StageFailed(RuntimeError):
@@ -190,6 +190,7 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     if isinstance(model, torch.nn.Module):
         model = model.eval()
     names = FRONTEND_STAGES[frontend]
+    prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()
     t_start = time.perf_counter()
     result = Bringup(model_name=name or _model_name(model), frontend=frontend, params=params, stages=stages,

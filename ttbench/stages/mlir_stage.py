@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import threading
 
 from ..core import CompilerFailure, Stage
 from ..ir.walk import walk_ops
@@ -90,6 +91,33 @@ def compiler_error(stage_name: str, message: str) -> str:
 
 
 WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "mlir_worker.py")
+_SPARE_LOCK = threading.Lock()
+_spare: list = []  # at most one worker started ahead of its job (see prestart_worker)
+
+
+def _spawn_worker():
+    import subprocess
+    import sys
+
+    from ..children import spawn_options
+
+    return subprocess.Popen([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
+
+
+def prestart_worker() -> None:
+    """Start the next pass-pipeline worker now (Python and torch_mlir take ~0.3 s to start), so that it is ready
+    when the lowering needs it; bringup calls this before capturing the graph."""
+    with _SPARE_LOCK:
+        if not any(p.poll() is None for p in _spare):
+            _spare[:] = [_spawn_worker()]
+
+
+def _take_worker():
+    with _SPARE_LOCK:
+        ready = [p for p in _spare if p.poll() is None]
+        _spare.clear()
+    return ready[0] if ready else _spawn_worker()
 
 
 def run_pipelines(module, pipelines: list):
@@ -97,13 +125,11 @@ def run_pipelines(module, pipelines: list):
     return the lowered module (in `module`'s context; `module` itself is untouched). A compiler crash (torch-mlir
     segfaults on some inputs) becomes a CompilerFailure naming the signal and the pipeline, never the caller's
     death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected."""
+    import json
     import signal
-    import subprocess
-    import sys
 
     from torch_mlir import ir
 
-    from ..children import spawn_options
     from ..scratch import remove_orphans
 
     remove_orphans("ttbench-passes-")
@@ -111,16 +137,16 @@ def run_pipelines(module, pipelines: list):
         source, out = os.path.join(tmp, "in.mlirbc"), os.path.join(tmp, "out.mlirbc")
         with open(source, "wb") as f:
             f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
-        args = [a for pair in pipelines for a in pair]
-        done = subprocess.run([sys.executable, WORKER, source, out, *args], capture_output=True, text=True,
-                              errors="replace", **spawn_options())
-        if done.returncode == 0:
+        worker = _take_worker()
+        stdout, stderr = worker.communicate(json.dumps({"in": source, "out": out,
+                                                        "pipelines": [list(p) for p in pipelines]}) + "\n")
+        if worker.returncode == 0 and os.path.isfile(out):
             module.context.load_all_available_dialects()  # what the passes loaded in the child
             with module.context, open(out, "rb") as f:
                 return ir.Module.parse(f.read())
-        steps = [l.split(": ", 1)[1] for l in done.stdout.splitlines() if l.startswith(("running: ", "failed: "))]
+        steps = [l.split(": ", 1)[1] for l in stdout.splitlines() if l.startswith(("running: ", "failed: "))]
         where = steps[-1] if steps else pipelines[0][1]
-        if done.returncode < 0:
-            name = signal.Signals(-done.returncode).name
+        if worker.returncode < 0:
+            name = signal.Signals(-worker.returncode).name
             raise CompilerFailure(f"torch-mlir crashed ({name}) in {where}")
-        raise CompilerFailure(f"{done.stderr.strip()}\n{where} failed")
+        raise CompilerFailure(f"{stderr.strip()}\n{where} failed")
