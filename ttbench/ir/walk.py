@@ -283,6 +283,10 @@ def _stage_operations(module):
 
 def walk_ops(module) -> list:
     """The ops of every function of `module`, in printed order (see the module doc for which ops count)."""
+    from torch_mlir import ir
+
+    unknown = ir.UnknownLoc.static_typeid
+    frames_of: dict = {}  # location attribute -> frames: ops of one source line share their location
     ops: list = []
     for func, state, operation, name in _stage_operations(module):
         results = [r.get_name(state) for r in operation.results]
@@ -293,8 +297,12 @@ def walk_ops(module) -> list:
             buffer = io.StringIO()
             operation.print(state, buffer)
             text = _one_line(buffer.getvalue())
-        chain = location_frames(operation.location)
-        attrs = {"func": func, "has_loc": str(operation.location) != "loc(unknown)", "results": tuple(results),
+        location = operation.location
+        key = location.attr
+        chain = frames_of.get(key)
+        if chain is None:
+            chain = frames_of[key] = location_frames(location)
+        attrs = {"func": func, "has_loc": location.typeid != unknown, "results": tuple(results),
                  "operands": tuple(v.get_name(state) for v in operation.operands),
                  "result_bytes": sum(_tensor_bytes(r.type) for r in operation.results)}
         if facts is not None:

@@ -111,17 +111,19 @@ def inline_placeholders(capture_gm: torch.fx.GraphModule, placeholders: dict) ->
 
 def check_inputs(model, inputs) -> None:
     """Bad input is what the user must fix: not a module, not tensors, or inputs the model cannot run on eagerly
-    (that is checked once, up front, so a compiler failure is never mistaken for it)."""
+    (that is checked once, up front, so a compiler failure is never mistaken for it). The eager run happens in a
+    forked copy of this process: a model that aborts or hangs must not take the kernel with it."""
     if not isinstance(model, torch.nn.Module):
         raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
+
     def eager():
         with torch.no_grad():
             model(*[x.clone() for x in inputs])
 
-    try:  # the user's code, contained: a model that aborts or hangs must not take the kernel with it
+    try:
         call_in_fork(eager, core.EAGER_TIMEOUT_S, "the model, run eagerly on the example inputs,")
     except ContainedFailure as exc:
         raise BadInput(f"{exc}: fix the model or its inputs") from None
@@ -131,9 +133,11 @@ def check_inputs(model, inputs) -> None:
 
 
 def capture_export(model, inputs: tuple, params: str):
-    check_inputs(model, inputs)
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
+    # Checked before the export, not beside it: tracing runs the model's Python here, and a model that aborts
+    # must be found out in the forked check first.
+    check_inputs(model, inputs)
     t0 = time.perf_counter()
     program = torch.export.export(model, tuple(inputs), strict=False)
     program = program.run_decompositions(get_decomposition_table())
