@@ -43,7 +43,14 @@ class Hoisted:
     min_numel: int
     tensors: list  # HoistedTensor, in argument order
     weights: dict = field(default_factory=dict)  # name -> numpy array
-    original_text: str = ""  # the full IR before hoisting (for equivalence runs)
+    original_module: object = None  # the module before hoisting (left as it was)
+
+    @property
+    def original_text(self) -> str:
+        """The full IR before hoisting (for equivalence runs), printed when asked for."""
+        from .stages.mlir_stage import full_text
+
+        return full_text(self.original_module) if self.original_module is not None else ""
 
     @property
     def arguments(self) -> list:
@@ -92,7 +99,7 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
                     weight_names: Optional[dict] = None) -> Hoisted:
     """Move every tensor constant with more than `min_numel` elements out of @main (see module doc).
     `weight_names`: {sha1 of the tensor bytes: (name, role)} to name constants after the model's weights."""
-    from .stages.mlir_stage import clone_module, full_text, mlir_stage
+    from .stages.mlir_stage import clone_module, mlir_stage
 
     if to not in HOIST_TARGETS:
         raise BadInput(f"unknown hoist target {to!r}: choose one of {', '.join(HOIST_TARGETS)}")
@@ -104,7 +111,6 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
         name, module = stage_or_module.name, stage_or_module.module
     else:
         name, module = "stablehlo", stage_or_module
-    original_text = full_text(module)
     new_module = clone_module(module)
     tensors, weights = _hoist_in_place(new_module, min_numel, to, mutable, weight_names or {})
     new_stage = mlir_stage(name, new_module, 0.0, meta={"hoisted": {"to": to, "min_numel": min_numel,
@@ -113,7 +119,7 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
     if new_stage.meta["verifier"]:
         raise InternalError(f"hoisting produced IR that does not verify: {new_stage.meta['verifier'][:300]}")
     return Hoisted(stage=new_stage, module=new_module, to=to, min_numel=min_numel, tensors=tensors,
-                   weights=weights, original_text=original_text)
+                   weights=weights, original_module=module)
 
 
 def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names: dict):
@@ -122,9 +128,9 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
 
     from .analysis.constants import digest
     from .ir.locations import location_name
-    from .ir.walk import constant_array, constant_facts, op_name, resource_blobs
+    from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
 
-    main = _main_func(module)
+    main = main_function(module)
     if main is None:
         raise BadInput("the module has no @main function to hoist from")
     if to == "globals" and "!torch." in str(main.attributes["function_type"]):
@@ -164,13 +170,6 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
     return tensors, weights
 
 
-def _main_func(module):
-    from torch_mlir import ir
-
-    return next((op.operation for op in module.body.operations if op.operation.name == "func.func"
-                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
-
-
 def _update_signature(func, block) -> None:
     """@main's type (and its per-argument attributes) after block arguments were added."""
     from torch_mlir import ir
@@ -188,12 +187,14 @@ def _replace_by_global(module, operation, name: str, mutable: bool, value_attr: 
     """An `ml_program.global` holding the constant's attribute, and a load of it where the constant was."""
     from torch_mlir import ir
 
+    from .ir.walk import main_function
+
     result = operation.results[0]
     attributes = {"sym_name": ir.StringAttr.get(name), "sym_visibility": ir.StringAttr.get("private"),
                   "type": ir.TypeAttr.get(result.type), "value": operation.attributes[value_attr]}
     if mutable:
         attributes["is_mutable"] = ir.UnitAttr.get()
-    main = _main_func(module)
+    main = main_function(module)
     with ir.InsertionPoint(main):  # before @main, after the globals made so far: in hoisting order
         ir.Operation.create("ml_program.global", attributes=attributes, loc=operation.location)
     with ir.InsertionPoint(operation):

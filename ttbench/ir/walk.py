@@ -281,6 +281,14 @@ def _stage_operations(module):
             yield from visit(block, func, state)
 
 
+def main_function(module):
+    """The `func.func @main` operation of `module`, or None."""
+    from torch_mlir import ir
+
+    return next((op.operation for op in module.body.operations if op.operation.name == "func.func"
+                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
+
+
 def walk_ops(module) -> list:
     """The ops of every function of `module`, in printed order (see the module doc for which ops count)."""
     from torch_mlir import ir

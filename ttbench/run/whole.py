@@ -60,8 +60,9 @@ def signature_mismatch(module, arguments: list, values: list) -> Optional[str]:
         return None
     from torch_mlir import ir
 
-    main = next((op.operation for op in module.body.operations if op.operation.name == "func.func"
-                 and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"), None)
+    from ..ir.walk import main_function
+
+    main = main_function(module)
     if main is None:
         return None
     params = list(main.regions[0].blocks[0].arguments)

@@ -26,21 +26,16 @@ def handed_over_text(stablehlo_stage: Stage, arguments: list, params: str) -> st
     `stablehlo.custom_call @tt.mark_argument`), so tt-mlir knows weights from inputs."""
     if stablehlo_stage.module is None:  # no live module (a stage read back from text): the text rewrite
         return legalize_for_tt(stablehlo_stage.full_text())
-    from torch_mlir import ir
-
+    from ..ir.walk import main_function
     from .mlir_stage import clone_module, full_text
 
     module = clone_module(stablehlo_stage.module)
     with module.context:
-        main = None
         for top in module.body.operations:
-            func = top.operation
-            if func.name != "func.func":
-                continue
-            if ir.StringAttr(func.attributes["sym_name"]).value == "main":
-                main = func
-            for block in func.regions[0].blocks:
-                _constants_to_stablehlo(block)
+            if top.operation.name == "func.func":
+                for block in top.operation.regions[0].blocks:
+                    _constants_to_stablehlo(block)
+        main = main_function(module)
         if main is not None and params == "args":
             _mark_argument_roles(main, arguments)
     return full_text(module)
