@@ -212,21 +212,6 @@ def read_mlir_string(s: str, i: int):
             j += 1
 
 
-def mlir_string(s: str) -> str:
-    """`s` as MLIR prints a string literal (the inverse of read_mlir_string)."""
-    out = ['"']
-    for byte in s.encode("utf-8"):
-        ch = chr(byte)
-        if ch == "\\":
-            out.append("\\\\")
-        elif 0x20 <= byte < 0x7F and ch != '"':
-            out.append(ch)
-        else:
-            out.append(f"\\{byte:02X}")
-    out.append('"')
-    return "".join(out)
-
-
 def _skip_balanced(s: str, i: int, open_c: str, close_c: str) -> int:
     depth = 0
     while True:

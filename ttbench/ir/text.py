@@ -203,8 +203,6 @@ def legalize_for_tt(stablehlo_text: str) -> str:
 
 # One entry of a `dialect_resources` section: key (bare or quoted) and the hex of its blob.
 RESOURCE_ENTRY_RE = re.compile(r'^\s*((?:[\w.$-]+|"(?:[^"\\]|\\.)*")): "0x([0-9A-Fa-f]*)"', re.M)
-# The SSA value an op line defines (first result).
-SSA_DEF_RE = re.compile(r"^(%[\w$.-]+)(?::\d+)? = ")
 
 
 def resource_blobs(trailer: str) -> dict:

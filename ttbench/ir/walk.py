@@ -324,12 +324,11 @@ def stage_operations(module) -> list:
     return [operation for _, _, operation, _ in _stage_operations(module)]
 
 
-def constant_arrays(module, indices=None) -> dict:
-    """op index -> numpy values of each tensor constant (only `indices` when given)."""
-    wanted = None if indices is None else set(indices)
+def constant_arrays(module) -> dict:
+    """op index -> numpy values of each tensor constant."""
     out, blobs = {}, None
     for index, (_, _, operation, name) in enumerate(_stage_operations(module)):
-        if (wanted is not None and index not in wanted) or name not in CONSTANT_VALUE_ATTRS:
+        if name not in CONSTANT_VALUE_ATTRS:
             continue
         facts = constant_facts(operation, name)
         if facts is None:
