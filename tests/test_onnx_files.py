@@ -44,6 +44,12 @@ def test_a_legacy_file_reaches_stablehlo_and_matches_the_golden(mlp_file, params
     assert "func.func @main(" in b.stages["torchfx"].text
     result = b.run()
     assert result.ok and result.pcc > 0.9999, result
+    assert result.golden.startswith("onnxruntime "), result.golden  # the reference users trust, named
+    import onnxruntime
+
+    expected = onnxruntime.InferenceSession(mlp_file).run(None, {"x": b.example_inputs[0].numpy()})[0]
+    np.testing.assert_allclose(result.golden_arrays[0], expected, rtol=1e-6)
+    np.testing.assert_allclose(result.arrays[0], expected, rtol=1e-4, atol=1e-4)
 
 
 def test_arguments_follow_the_imported_signature_not_the_file_order(tmp_path):
@@ -65,3 +71,89 @@ def test_buffers_that_do_not_fit_the_signature_are_not_run(mlp_file):
     result = b.run()
     assert not result.ok and not result.outputs
     assert f"argument 1 ({b.arguments[1].name}) is 3 f32" in result.message, result.message
+
+
+def _dynamic_file(path, elem=TensorProto.FLOAT, op="Relu"):
+    """x: [batch, 4] (a named dynamic dimension), y = op(x) + x-shaped weights, opset 17, value_info-free."""
+    x = helper.make_tensor_value_info("x", elem, ["batch", 4])
+    y = helper.make_tensor_value_info("y", elem, ["batch", 4])
+    model = helper.make_model(helper.make_graph([helper.make_node(op, ["x", "x"] if op == "Max" else ["x"], ["y"])],
+                                                "dyn", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def test_inputs_as_numpy_or_by_name_and_dynamic_dims(tmp_path):
+    path = _dynamic_file(tmp_path / "dyn.onnx")
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    for given in (x, [x], {"x": x}, torch.from_numpy(x)):
+        b = tb.bringup(path, given, tt=False)
+        assert b.ok, b.table()
+        result = b.run()
+        assert result.ok and np.array_equal(result.arrays[0], np.maximum(x, 0)), result
+    b = tb.bringup(path, tt=False, dims={"batch": 5})
+    assert tuple(b.example_inputs[0].shape) == (5, 4)
+    assert any("batch=5" in line for line in b.stages["onnx"].meta["prepared"])
+    assert "tensor<5x4xf32>" in b.stages["stablehlo"].text  # compiled for the shape it runs with
+    assert b.run().ok
+
+
+@pytest.mark.parametrize("given, dims, message", [
+    (np.ones((3, 4), np.float64), None, "'x' is float32, the value given is float64"),
+    (np.ones((3, 5), np.float32), None, "'x' has shape batchx4, the value given is 3x5"),
+    ({"y": np.ones((3, 4), np.float32)}, None, "not inputs: y; missing: x"),
+    ((), None, "'x' has dynamic dimensions (batch)"),
+    ((), {"seq": 2}, "no input dimension is named 'seq'"),
+    ((), {"batch": 0}, "must be a positive integer"),
+    (["text"], None, "was given a str"),
+])
+def test_inputs_that_do_not_fit_are_refused_naming_the_input(tmp_path, given, dims, message):
+    with pytest.raises(tb.BadInput) as err:
+        tb.bringup(_dynamic_file(tmp_path / "dyn.onnx"), given, tt=False, dims=dims)
+    assert message in str(err.value)
+
+
+def test_the_golden_falls_back_to_the_reference_evaluator_and_says_so(tmp_path):
+    # onnxruntime has no int16 Max kernel; onnx.reference computes it.
+    path = _dynamic_file(tmp_path / "max.onnx", TensorProto.INT16, "Max")
+    x = np.arange(-6, 6, dtype=np.int16).reshape(3, 4)
+    result = tb.bringup(path, x, tt=False).run()
+    assert result.golden.startswith("onnx.reference (onnxruntime refused the model"), result.golden
+    assert "Max" in result.golden
+    assert np.array_equal(result.golden_arrays[0], x)
+
+
+def test_cli_inputs_dims_and_saved_outputs(tmp_path, capsys):
+    from onnx import numpy_helper as nh
+
+    from ttbench.cli import main
+
+    path = _dynamic_file(tmp_path / "dyn.onnx")
+    x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
+    np.savez(tmp_path / "by_name.npz", x=x)
+    np.savez(tmp_path / "in_order.npz", x)
+    (tmp_path / "test_data_set_0").mkdir()
+    (tmp_path / "test_data_set_0" / "input_0.pb").write_bytes(nh.from_array(x, "x").SerializeToString())
+    for source in ("by_name.npz", "in_order.npz", "test_data_set_0"):
+        out = tmp_path / f"outputs-{source}.npz"
+        assert main(["bringup", path, "--no-tt", "--inputs", str(tmp_path / source), "--run", "cpu",
+                     "--save-outputs", str(out)]) == 0
+        with np.load(out) as saved:
+            assert sorted(saved.files) == ["golden_0", "output_0"]
+            assert np.array_equal(saved["output_0"], np.maximum(x, 0))
+            assert np.array_equal(saved["golden_0"], np.maximum(x, 0))
+    assert "against onnxruntime" in capsys.readouterr().out
+    assert main(["bringup", path, "--no-tt", "--dim", "batch=3", "--run", "cpu"]) == 0
+    # bad input: exit 2, one line, nothing written
+    (tmp_path / "test_data_set_1").mkdir()
+    (tmp_path / "test_data_set_1" / "input_0.pb").symlink_to("/etc/passwd")
+    for argv, message in ([["--inputs", str(tmp_path / "test_data_set_1")], "is a symlink"],
+                          [["--dim", "batch"], "must be NAME=VALUE"],
+                          [["--inputs", str(tmp_path / "in_order.npz"), "--input-shape", "2x4"], "not both"],
+                          [["--save-outputs", str(tmp_path / "o.npz")], "needs --run"],
+                          [["--inputs", str(tmp_path / "nothing.npz")], "no such file or folder"]):
+        capsys.readouterr()
+        assert main(["bringup", path, "--no-tt", *argv]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "o.npz").exists()

@@ -1,8 +1,9 @@
 """The `ttbench` command.
 
     ttbench models
-    ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--input-shape AxB ...] [--no-tt]
-                    [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]]]
+    ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--no-tt]
+                    [--input-shape AxB ... | --inputs FILE.npz|DIR] [--dim NAME=VALUE ...]
+                    [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run]
     ttbench doctor
@@ -88,7 +89,18 @@ def _parse_hoist(text):
     return {"min_numel": int(numel), "to": to or "args"}
 
 
-def _resolve_model(target: str, frontend, input_shapes):
+def _parse_dims(items) -> dict:
+    """['batch=1', 'seq=128'] -> {'batch': 1, 'seq': 128}."""
+    dims = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value.isdigit() or int(value) <= 0:
+            raise BadInput(f"--dim {item!r} must be NAME=VALUE with a positive integer VALUE, e.g. batch=1")
+        dims[name] = int(value)
+    return dims
+
+
+def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=None):
     """NAME or PATH.onnx -> (model, inputs, frontend, display name)."""
     import torch
 
@@ -97,15 +109,30 @@ def _resolve_model(target: str, frontend, input_shapes):
     from .stages.fx import check_inputs
     from .stages.onnx import load_onnx
 
+    given = None
+    if input_file:
+        from .tensor_files import read_inputs
+
+        given = read_inputs(input_file)
     is_file = target.endswith(".onnx") or os.sep in target or os.path.exists(target)
     if is_file:
         if frontend not in (None, "onnx"):
             raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")
-        inputs = tuple(torch.randn(s) for s in input_shapes)
-        proto, inputs = load_onnx(os.path.abspath(target), inputs)  # validates before any progress is shown
+        inputs = given if given is not None else tuple(torch.randn(s) for s in input_shapes)
+        # validates the file and the inputs before any progress is shown
+        proto, inputs = load_onnx(os.path.abspath(target), inputs, dims)
         return proto, inputs, "onnx", os.path.basename(target)
+    if dims:
+        raise BadInput("--dim fixes named dimensions of an ONNX file's inputs: zoo models have fixed inputs")
     model, inputs = models.load(target)
-    if input_shapes:
+    if given is not None:
+        if isinstance(given, dict):
+            raise BadInput(f"{target} takes its {len(inputs)} input(s) in order: save them as numpy.savez(path, "
+                           f"a, b, ...) (arr_0, arr_1, ...), not by name")
+        import numpy as np
+
+        inputs = tuple(torch.from_numpy(np.ascontiguousarray(x)) for x in given)
+    elif input_shapes:
         if len(input_shapes) != len(inputs):
             raise BadInput(f"{target} takes {len(inputs)} input(s), --input-shape gave {len(input_shapes)}")
         gen = torch.Generator().manual_seed(0)
@@ -128,9 +155,18 @@ def cmd_bringup(args) -> int:
         from .export import check_export_target
 
         check_export_target(args.out)  # before any work: never replace a user's folder, never fail at the end
+    if args.inputs and args.input_shape:
+        raise BadInput("give --inputs or --input-shape, not both")
+    if args.save_outputs:
+        if not args.run:
+            raise BadInput("--save-outputs needs --run DEVICE")
+        from .export import check_file_target
+
+        check_file_target(args.save_outputs)
     shapes = [_parse_shape(s) for s in args.input_shape or ()]
     hoist = _parse_hoist(args.hoist)
-    model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes)
+    model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes, args.inputs,
+                                                   _parse_dims(args.dim))
     progress = Progress(FRONTEND_STAGES[frontend])
     b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
                 tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize, hoist=hoist)
@@ -160,8 +196,15 @@ def cmd_bringup(args) -> int:
     if args.run:
         stage = "ttnn" if args.run == "tt" else "stablehlo"
         result = b.run(stage, device=args.run)
-        print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}")
+        against = f" against {result.golden}" if result.golden else ""
+        print(f"\nrun: {result.stage} on {result.device}{against}: {'ok' if result.ok else 'FAILED'} - "
+              f"{result.message}")
         extra["run.json"] = result.to_json() + "\n"
+        if args.save_outputs and result.arrays:
+            print(f"wrote {result.save_outputs(args.save_outputs)} (output_N: {result.stage} on {result.device}, "
+                  f"golden_N: {result.golden or 'none'})")
+        elif args.save_outputs:
+            print(f"nothing written to {args.save_outputs}: no outputs ({result.message})")
         compared_ok = result.ok or not result.executed and args.run == "tt"  # compile-only is not a mismatch
         if args.op_by_op:
             report = b.op_by_op(device=args.run, mode="chained" if args.chained else "isolated")
@@ -242,6 +285,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the stages, manifest.json and weights to this folder (atomically)")
     p.add_argument("--input-shape", action="append", metavar="AxBxC",
                    help="random example input of this shape instead of the model's own (repeat per input)")
+    p.add_argument("--inputs", metavar="FILE.npz|DIR",
+                   help="example inputs: an .npz (arrays by input name, or arr_0, arr_1, ... in order) or a folder "
+                        "of input_0.pb, input_1.pb, ... (ONNX's test-data layout)")
+    p.add_argument("--dim", action="append", metavar="NAME=VALUE",
+                   help="ONNX files: the value of a named dynamic input dimension for random inputs (repeat)")
     p.add_argument("--hoist", metavar="MIN_NUMEL[:args|globals]",
                    help="move constants with more elements out of the StableHLO (to arguments or ml_program "
                         "globals); the weights go to weights.safetensors")
@@ -251,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
     p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
+    p.add_argument("--save-outputs", metavar="FILE.npz",
+                   help="with --run: save the device's outputs and the golden's (output_N, golden_N)")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")

@@ -72,12 +72,24 @@ def _stage_entry(name: str, stage) -> dict:
 def write_text_atomic(path: str, text: str) -> str:
     """Write `text` to a new, unpredictable temporary file beside `path` (O_EXCL: never through a planted symlink)
     and rename it into place: readers never see half a file. A folder at `path` is bad input."""
+    return _write_atomic(path, lambda f: f.write(text.encode()))
+
+
+def write_npz_atomic(path: str, arrays: dict) -> str:
+    """numpy's .npz of `arrays` (name -> array), written like write_text_atomic. The name is kept as given
+    (numpy would append .npz to a path without it)."""
+    import numpy as np
+
+    return _write_atomic(path, lambda f: np.savez(f, **arrays))
+
+
+def _write_atomic(path, write) -> str:
     path = os.fspath(path)
     directory = check_file_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:

@@ -47,7 +47,7 @@ def inside(root: str, name, what: str) -> str:
         raise BadInput(f"{root}: {what} {name!r} is missing") from None
     if stat.S_ISLNK(mode) or not stat.S_ISREG(mode):
         raise BadInput(f"{root}: {what} {name!r} is {'a symlink' if stat.S_ISLNK(mode) else 'not a regular file'}"
-                       f"; export folders hold regular files only")
+                       f"; only regular files are read")
     if os.path.dirname(os.path.realpath(path)) != root and not os.path.realpath(path).startswith(root + os.sep):
         raise BadInput(f"{root}: {what} {name!r} resolves outside the folder")
     return path

@@ -9,6 +9,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
+import numpy as np
 import torch
 
 from . import tt_plugin
@@ -160,7 +161,8 @@ def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
 
 def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
-            progress=None, functionalize: bool = False, hoist: Optional[dict] = None) -> Bringup:
+            progress=None, functionalize: bool = False, hoist: Optional[dict] = None,
+            dims: Optional[dict] = None) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
 
     frontend: "export" (default for an nn.Module), "dynamo", or "onnx" (default for a .onnx path or ModelProto).
@@ -169,6 +171,9 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     hoist.py) before the Tenstorrent compiler sees it; the stablehlo stage shows the result.
     functionalize=True (dynamo frontend) rewrites in-place ops out of place before the import, which is what
     torch.export does by itself; without it the dynamo flow hands in-place aten ops to torch-mlir as they are.
+
+    For an ONNX file, example_inputs may be torch tensors, numpy arrays or a dict by input name; without any,
+    seeded random inputs are made, with dims={"batch": 1} fixing named dynamic dimensions.
 
     A failing stage never raises (unless strict=True): the stages before it stay, later ones are skipped.
     Bad input (wrong types, inputs that do not fit the model, unreadable ONNX) raises BadInput.
@@ -184,9 +189,12 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     _validate_hoist(hoist)
     if tt and not (isinstance(tt_timeout, (int, float)) and math.isfinite(tt_timeout) and tt_timeout > 0):
         raise BadInput(f"tt_timeout must be a finite number of seconds above 0, got {tt_timeout!r}")
-    if isinstance(example_inputs, torch.Tensor):
+    if dims and frontend != "onnx":
+        raise BadInput("dims fixes named dynamic dimensions of an ONNX file's inputs: the onnx frontend only")
+    if isinstance(example_inputs, (torch.Tensor, np.ndarray)):
         example_inputs = (example_inputs,)
-    example_inputs = tuple(example_inputs)
+    if not isinstance(example_inputs, dict):  # a dict by input name: ONNX files (checked against the graph there)
+        example_inputs = tuple(example_inputs)
     if isinstance(model, torch.nn.Module):
         model = model.eval()
     names = FRONTEND_STAGES[frontend]
@@ -230,7 +238,7 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     first = names[0]
     if frontend == "onnx":
         def capture():
-            stage, cap, inputs = onnx.capture_onnx(model, example_inputs, params)
+            stage, cap, inputs = onnx.capture_onnx(model, example_inputs, params, dims)
             result.example_inputs = inputs
             return stage, cap
         cap = run(first, capture)

@@ -1,5 +1,8 @@
-"""The golden: the original model run eagerly in PyTorch on the CPU, outputs flattened in pytree order (the
-order the exported graph returns them in)."""
+"""The golden: what the model's outputs should be, flattened in the order the compiled graph returns them.
+
+A PyTorch module runs eagerly on the CPU. An ONNX file or proto runs in onnxruntime (the reference users trust,
+and fast), or in onnx's reference evaluator when onnxruntime cannot take the model; the result names which.
+Both run in a forked child: a model, or a runtime, that crashes or hangs cannot take the caller with it."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,6 +11,8 @@ import torch
 from ..children import call_in_fork
 from .. import core
 from .one_op import tensor_leaves
+
+TORCH_EAGER = "torch (eager, CPU)"
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
@@ -19,8 +24,8 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
     return t.numpy()
 
 
-def golden_outputs(b) -> list:
-    """Numpy arrays of the model's outputs on b.example_inputs."""
+def golden_outputs(b) -> tuple:
+    """(numpy arrays of the model's outputs on b.example_inputs, which reference made them)."""
     model = b.model
     if isinstance(model, torch.nn.Module):
         def eager():
@@ -28,12 +33,36 @@ def golden_outputs(b) -> list:
                 return [t.detach().clone() for t in tensor_leaves(model(*[x.clone() for x in b.example_inputs]))]
 
         # The user's code, contained (see children.call_in_fork); ContainedFailure says how it ended.
-        return [to_numpy(t) for t in call_in_fork(eager, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")]
-    # An ONNX file or proto: the ONNX reference evaluator is the ground truth we have without onnxruntime.
+        arrays = call_in_fork(eager, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")
+        return [to_numpy(t) for t in arrays], TORCH_EAGER
+    feeds = [to_numpy(x) for x in b.example_inputs]
+    return call_in_fork(lambda: onnx_reference_outputs(model, feeds), core.EAGER_TIMEOUT_S,
+                        "the golden (the ONNX model in onnxruntime)")
+
+
+def onnx_reference_outputs(model, feeds: list) -> tuple:
+    """An ONNX model (path or proto) on `feeds` (graph-input order) -> (output arrays, reference name).
+    onnxruntime first; onnx.reference when onnxruntime refuses the model (an op or type it lacks)."""
     import onnx
-    from onnx.reference import ReferenceEvaluator
+
+    from ..stages.onnx import graph_inputs
 
     proto = onnx.load(model) if not isinstance(model, onnx.ModelProto) else model
-    names = [i.name for i in proto.graph.input if i.name not in {x.name for x in proto.graph.initializer}]
-    feeds = {n: to_numpy(x) for n, x in zip(names, b.example_inputs)}
-    return [np.asarray(o) for o in ReferenceEvaluator(proto).run(None, feeds)]
+    named = {i.name: x for i, x in zip(graph_inputs(proto), feeds)}
+    try:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # a forked child: no thread pool to fight the parent's over the cores
+        options.log_severity_level = 3
+        session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        return [np.asarray(o) for o in session.run(None, named)], f"onnxruntime {ort.__version__}"
+    except Exception as exc:  # noqa: BLE001 - any refusal: the reference evaluator is the fallback, and says why
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if "onnxruntime_src" in first_line:  # "[ONNXRuntimeError] : 1 : FAIL : /onnxruntime_src/...(signature) msg"
+            first_line = first_line.rsplit(") ", 1)[-1]
+        first_line = first_line[:200]
+        from onnx.reference import ReferenceEvaluator
+
+        outputs = ReferenceEvaluator(proto).run(None, named)
+        return [np.asarray(o) for o in outputs], f"onnx.reference (onnxruntime refused the model: {first_line})"

@@ -3,7 +3,7 @@ DataFrame and JSON. Their notebook tables and the op-by-op PCC plot are views in
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
 from ..core import cell_text
@@ -23,6 +23,9 @@ class RunResult:
     atol: float = 0.0
     rtol: float = 0.0
     min_pcc: float = 0.0
+    golden: Optional[str] = None  # which reference made the expected outputs (torch eager, onnxruntime, ...)
+    arrays: list = field(default_factory=list, repr=False)  # the device's outputs (numpy), when it ran
+    golden_arrays: list = field(default_factory=list, repr=False)  # the reference's outputs, aligned with them
 
     @property
     def pcc(self) -> Optional[float]:
@@ -30,7 +33,22 @@ class RunResult:
         return min((o["pcc"] for o in self.outputs), default=None) if self.executed else None
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "pcc": self.pcc}
+        """Everything but the arrays themselves (save_outputs writes those)."""
+        kept = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("arrays", "golden_arrays")}
+        return {**json.loads(json.dumps(kept, default=str)), "pcc": self.pcc}
+
+    def save_outputs(self, path) -> str:
+        """The device's outputs and the golden's as one .npz (output_0, golden_0, ...), written atomically, so
+        they can be compared with a user's own expected outputs."""
+        from ..export import write_npz_atomic
+
+        if not self.arrays:
+            from ..core import BadInput
+
+            raise BadInput(f"no outputs to save: {self.message}")
+        named = {f"output_{i}": a for i, a in enumerate(self.arrays)}
+        named.update({f"golden_{i}": a for i, a in enumerate(self.golden_arrays)})
+        return write_npz_atomic(path, named)
 
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, default=str)

@@ -122,13 +122,17 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
             return result
         arrays = reply["arrays"]
         result.compile_seconds, result.run_seconds = reply["compile_seconds"], reply["run_seconds"]
+    result.executed = True
+    result.arrays = list(arrays)
     try:
-        golden = golden_outputs(b)
+        golden, result.golden = golden_outputs(b)
     except ContainedFailure as exc:  # the device ran; the reference did not: no comparison, said so
-        result.executed = True
         result.message = f"no comparison: {exc}"
         return result
-    result.executed = True
+    except Exception as exc:  # the reference itself refused (the user's model raised, both ONNX runtimes failed)
+        result.message = f"no comparison: the golden failed: {type(exc).__name__}: {str(exc).strip()[:300]}"
+        return result
+    result.golden_arrays = list(golden)
     if len(arrays) != len(golden):
         result.message = f"{len(arrays)} outputs, the golden has {len(golden)}"
         return result

@@ -31,11 +31,12 @@ class OnnxCapture:
 IMPORT_OPSET = 17  # older default-domain opsets are upgraded to this before the import
 
 
-def prepare_onnx(proto):
+def prepare_onnx(proto, inputs=()):
     """An ONNX file as users have them -> what torch-mlir's importer handles, and what was done (a list of lines).
     Old opsets are upgraded (onnx.version_converter); weights that IR-version-3 files list among the graph inputs
-    are taken out of the inputs (they stay initializers); shape inference with data propagation types every value
-    the importer would otherwise leave untyped. The caller's proto is not changed."""
+    are taken out of the inputs (they stay initializers); dynamic input dimensions take the example inputs' sizes
+    (the compiled graph is for those shapes); shape inference with data propagation types every value the importer
+    would otherwise leave untyped. The caller's proto is not changed."""
     import onnx
 
     prepared = onnx.ModelProto()
@@ -58,6 +59,9 @@ def prepare_onnx(proto):
         prepared.graph.input.extend(kept)
         notes.append(f"{len(listed)} initializer(s) listed as graph inputs taken out of the inputs (IR version "
                      f"{proto.ir_version})")
+    fixed = _fix_dynamic_dims(prepared, inputs)
+    if fixed:
+        notes.append(f"dynamic input dimensions fixed to the example inputs: {', '.join(fixed)}")
     untyped = _untyped_values(prepared)
     try:
         prepared = onnx.shape_inference.infer_shapes(prepared, strict_mode=False, data_prop=True)
@@ -70,19 +74,52 @@ def prepare_onnx(proto):
     return prepared, notes
 
 
+def _fix_dynamic_dims(proto, inputs) -> list:
+    """Give every dynamic dimension of the graph inputs the size of the example input's (in place); a named
+    dimension keeps its value wherever else it appears (outputs, value_info). -> what was fixed, for the notes."""
+    bound, fixed = {}, []
+    for inp, x in zip(graph_inputs(proto), inputs):
+        dims = inp.type.tensor_type.shape.dim if inp.type.tensor_type.HasField("shape") else None
+        if dims is None:
+            inp.type.tensor_type.shape.dim.extend([])
+            dims = inp.type.tensor_type.shape.dim
+            for size in x.shape:
+                dims.add().dim_value = int(size)
+            fixed.append(f"{inp.name} (no shape) -> {'x'.join(map(str, x.shape))}")
+            continue
+        for dim, size in zip(dims, x.shape):
+            if dim.HasField("dim_value"):
+                continue
+            label = dim.dim_param or "?"
+            if dim.dim_param:
+                bound[dim.dim_param] = int(size)
+            dim.dim_value = int(size)  # clears dim_param (a oneof)
+            fixed.append(f"{inp.name}.{label}={int(size)}")
+    if bound:
+        for value in list(proto.graph.output) + list(proto.graph.value_info):
+            if value.type.WhichOneof("value") == "tensor_type":
+                for dim in value.type.tensor_type.shape.dim:
+                    if dim.HasField("dim_param") and dim.dim_param in bound:
+                        dim.dim_value = bound[dim.dim_param]
+    return fixed
+
+
 def _untyped_values(proto) -> set:
     """Names of node outputs the model gives no type (no value_info, not a graph output)."""
     typed = {v.name for v in list(proto.graph.value_info) + list(proto.graph.output) + list(proto.graph.input)}
     return {o for n in proto.graph.node for o in n.output if o and o not in typed}
 
 
-def load_onnx(model, inputs: tuple):
-    """nn.Module / path / ModelProto -> (ModelProto, example inputs)."""
+def load_onnx(model, inputs=(), dims: dict = None):
+    """nn.Module / path / ModelProto -> (ModelProto, example inputs as a tuple of tensors in graph-input order).
+    For ONNX files, `inputs` may be tensors, numpy arrays, or a dict by input name (see onnx_inputs)."""
     import onnx
 
     if isinstance(model, torch.nn.Module):
         from .fx import check_inputs
 
+        if dims:
+            raise BadInput("dims fixes dynamic dimensions of an ONNX file's inputs: give example inputs for a module")
         check_inputs(model, inputs)
         try:
             with torch.no_grad():
@@ -104,42 +141,117 @@ def load_onnx(model, inputs: tuple):
     if not isinstance(model, onnx.ModelProto):
         raise BadInput(f"the onnx frontend takes an nn.Module, a .onnx path or an onnx.ModelProto, "
                        f"got {type(model).__name__}")
-    return model, tuple(inputs) or random_inputs(model)
+    return model, onnx_inputs(model, inputs, dims)
 
 
-def _graph_inputs(model):
+def graph_inputs(model) -> list:
+    """The graph's real inputs (ValueInfoProto), in order: initializers that IR-version-3 files list too left out."""
     init_names = {i.name for i in model.graph.initializer}
     return [i for i in model.graph.input if i.name not in init_names]
 
 
-def random_inputs(model) -> tuple:
-    """Seeded example inputs for an ONNX file given without any."""
+def _declared(inp):
+    """(dims with None for dynamic ones and the dim_param names, numpy dtype) of a graph input; BadInput when it
+    is not a tensor PyTorch can hold."""
     import onnx
 
+    kind = inp.type.WhichOneof("value")
+    if kind != "tensor_type":
+        raise BadInput(f"ONNX input {inp.name!r} is a {kind or 'untyped value'}, not a tensor: ttbench brings up "
+                       f"models whose inputs are tensors")
+    tt = inp.type.tensor_type
+    try:
+        np_dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
+        torch.from_numpy(np.zeros((), np_dtype))
+    except (KeyError, TypeError, ValueError):
+        name = onnx.TensorProto.DataType.Name(tt.elem_type) if tt.elem_type in onnx.TensorProto.DataType.values() \
+            else str(tt.elem_type)
+        raise BadInput(f"ONNX input {inp.name!r} has element type {name}, which has no PyTorch tensor: give "
+                       f"inputs of a numeric type") from None
+    dims = [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tt.shape.dim] \
+        if tt.HasField("shape") else None
+    return dims, np_dtype
+
+
+def _as_tensor(name: str, value) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+        if value.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: torch has no numpy view of it
+            return torch.from_numpy(np.ascontiguousarray(value).view(np.int16)).view(torch.bfloat16)
+        if value.dtype == object or value.dtype.kind in "USV":
+            raise BadInput(f"ONNX input {name!r} was given a {value.dtype} array: give numeric arrays")
+        return torch.from_numpy(np.array(value, order="C", copy=True))  # ours: the caller's array stays theirs
+    raise BadInput(f"ONNX input {name!r} was given a {type(value).__name__}: give a torch tensor or a numpy array")
+
+
+def onnx_inputs(model, given=(), dims: dict = None) -> tuple:
+    """Example inputs for the graph's inputs, in order. `given`: a sequence of tensors or numpy arrays, or a dict
+    by input name; none -> seeded random inputs, with `dims` ({"batch": 1}) fixing named dynamic dimensions. Each
+    given input is checked against its declared element type and static dimensions before any work starts."""
+    inputs = graph_inputs(model)
+    names = [i.name for i in inputs]
+    dims = dict(dims or {})
+    for key, value in dims.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise BadInput(f"dimension {key!r}={value!r} must be a positive integer")
+    declared = {i.name: _declared(i) for i in inputs}
+    if isinstance(given, dict):
+        unknown = [k for k in given if k not in declared]
+        missing = [n for n in names if n not in given]
+        if unknown or missing:
+            raise BadInput(f"the ONNX model's inputs are {', '.join(names) or 'none'}"
+                           + (f"; not inputs: {', '.join(map(str, unknown))}" if unknown else "")
+                           + (f"; missing: {', '.join(missing)}" if missing else ""))
+        given = [given[n] for n in names]
+    elif isinstance(given, (torch.Tensor, np.ndarray)):
+        given = [given]
+    given = list(given)
+    if given and len(given) != len(names):
+        raise BadInput(f"the ONNX model takes {len(names)} input(s) ({', '.join(names)}), got {len(given)}")
+    dim_names = {d for dd, _ in declared.values() for d in (dd or ()) if isinstance(d, str)}
+    unused = sorted(set(dims) - dim_names)
+    if unused:
+        raise BadInput(f"no input dimension is named {', '.join(map(repr, unused))} (the model's named "
+                       f"dimensions: {', '.join(sorted(dim_names)) or 'none'})")
+    if given:
+        tensors = tuple(_as_tensor(n, x) for n, x in zip(names, given))
+        for name, x in zip(names, tensors):
+            _check_given(name, x, *declared[name])
+        return tensors
     gen = torch.Generator().manual_seed(0)
     out = []
-    for inp in _graph_inputs(model):
-        if inp.type.WhichOneof("value") != "tensor_type":
-            raise BadInput(f"ONNX input {inp.name!r} is a {inp.type.WhichOneof('value') or 'untyped value'}, not a "
-                           f"tensor: ttbench brings up models whose inputs are tensors")
-        tt = inp.type.tensor_type
-        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-        if any(d is None for d in dims):
-            raise BadInput(f"ONNX input {inp.name!r} has a dynamic shape {dims}: pass example inputs with fixed shapes")
-        try:
-            np_dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
-            dtype = torch.from_numpy(np.zeros((), np_dtype)).dtype
-        except (KeyError, TypeError, ValueError):
-            name = onnx.TensorProto.DataType.Name(tt.elem_type) if tt.elem_type in onnx.TensorProto.DataType.values() \
-                else str(tt.elem_type)
-            raise BadInput(f"ONNX input {inp.name!r} has element type {name}, which has no PyTorch tensor: give "
-                           f"inputs of a numeric type") from None
-        check_input_size(f"ONNX input {inp.name!r}", dims, np_dtype.itemsize)
+    for name in names:
+        shape, np_dtype = declared[name]
+        if shape is None:
+            raise BadInput(f"ONNX input {name!r} has no declared shape: pass example inputs")
+        shape = [dims.get(d, d) if isinstance(d, str) else d for d in shape]
+        if any(not isinstance(d, int) for d in shape):
+            free = [str(d) if d is not None else "?" for d in shape if not isinstance(d, int)]
+            raise BadInput(f"ONNX input {name!r} has dynamic dimensions ({', '.join(free)}): pass example inputs, "
+                           f"or fix named ones with --dim NAME=VALUE (dims={{'NAME': VALUE}})")
+        check_input_size(f"ONNX input {name!r}", shape, np_dtype.itemsize)
+        dtype = torch.from_numpy(np.zeros((), np_dtype)).dtype
         if dtype.is_floating_point:
-            out.append(torch.randn(dims, generator=gen).to(dtype))
+            out.append(torch.randn(shape, generator=gen).to(dtype))
         else:
-            out.append(torch.randint(0, 2, dims, generator=gen).to(dtype))
+            out.append(torch.randint(0, 2, shape, generator=gen).to(dtype))
     return tuple(out)
+
+
+def _check_given(name: str, x: torch.Tensor, shape, np_dtype) -> None:
+    want = torch.from_numpy(np.zeros((), np_dtype)).dtype
+    if x.dtype != want:
+        raise BadInput(f"ONNX input {name!r} is {str(want).replace('torch.', '')}, the value given is "
+                       f"{str(x.dtype).replace('torch.', '')}: convert it (e.g. .astype)")
+    if shape is None:
+        return
+    fits = len(shape) == x.dim() and all(not isinstance(d, int) or d == s for d, s in zip(shape, x.shape))
+    if not fits:
+        want_shape = "x".join(str(d) if d is not None else "?" for d in shape) or "a scalar"
+        raise BadInput(f"ONNX input {name!r} has shape {want_shape}, the value given is "
+                       f"{'x'.join(map(str, x.shape)) or 'a scalar'}")
 
 
 def _tensor_of(init) -> torch.Tensor:
@@ -148,18 +260,14 @@ def _tensor_of(init) -> torch.Tensor:
     return torch.from_numpy(np.array(numpy_helper.to_array(init)))
 
 
-def capture_onnx(model, inputs: tuple, params: str):
+def capture_onnx(model, inputs, params: str, dims: dict = None):
     import onnx
 
     t0 = time.perf_counter()
-    original, inputs = load_onnx(model, inputs)
-    proto, prepared = prepare_onnx(original) if not isinstance(model, torch.nn.Module) else (original, [])
-    graph_inputs = _graph_inputs(proto)
-    if len(inputs) != len(graph_inputs):
-        raise BadInput(f"the ONNX model takes {len(graph_inputs)} inputs "
-                       f"({', '.join(i.name for i in graph_inputs)}), got {len(inputs)}")
+    original, inputs = load_onnx(model, inputs, dims)
+    proto, prepared = prepare_onnx(original, inputs) if not isinstance(model, torch.nn.Module) else (original, [])
     arguments = [ArgInfo(i.name, "input", tuple(x.shape), str(x.dtype).replace("torch.", ""))
-                 for i, x in zip(graph_inputs, inputs)]
+                 for i, x in zip(graph_inputs(proto), inputs)]
     values = list(inputs)
     weights = {i.name: ("parameter", _tensor_of(i)) for i in proto.graph.initializer if i.data_type in WEIGHT_TYPES}
     to_import = proto
