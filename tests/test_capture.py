@@ -118,6 +118,61 @@ def test_unlowerable_op_keeps_earlier_stages_and_names_the_stage():
         tb.bringup(Unlowerable(), (torch.randn(2, 8),), tt=False, strict=True)
 
 
+class ConvBnUpsample(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv, self.bn = torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8)
+        self.bn.running_mean.uniform_(-1, 1)  # statistics that matter: folding them wrongly would show
+        self.bn.running_var.uniform_(0.5, 2)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.conv(x)))
+        return torch.nn.functional.interpolate(y, size=(16, 16), mode="bilinear")
+
+
+def test_dynamo_brings_batch_norm_and_bilinear_upsampling_to_ttnn():
+    # make_fx left native_batch_norm (empty saved statistics: tensor<8xf32> -> tensor<0xf32>) and
+    # upsample_bilinear2d.default (no StableHLO lowering) in the graph: every CNN failed through dynamo.
+    b = tb.bringup(ConvBnUpsample(), (torch.randn(1, 3, 8, 8),), frontend="dynamo")
+    assert b.ok, b.table()
+    assert b.stages["ttnn"].ops
+    result = b.run()
+    assert result.ok and result.pcc > 0.9999, result
+
+
+class SetsUpOnFirstCall(torch.nn.Module):
+    """Like transformers' output capturing: setup under a lock on the first call only."""
+    _lock = __import__("threading").Lock()
+
+    def __init__(self):
+        super().__init__()
+        self.fc, self.ready = torch.nn.Linear(4, 4), False
+
+    def forward(self, x):
+        if not self.ready:
+            with self._lock:  # dynamo cannot trace a lock: "Unsupported context manager"
+                self.ready = True
+        return self.fc(x)
+
+
+def test_dynamo_captures_a_model_that_sets_itself_up_on_its_first_call():
+    b = tb.bringup(SetsUpOnFirstCall(), (torch.randn(2, 4),), frontend="dynamo", tt=False)
+    assert b.ok, b.table()
+
+
+class Resize(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.interpolate(x, size=(16, 16), mode="bilinear")  # the line the error names
+
+
+def test_leftover_torch_op_names_the_onnx_node_and_the_source_line():
+    b = tb.bringup(Resize(), (torch.randn(1, 3, 8, 8),), frontend="onnx", tt=False)
+    error = b.stages["stablehlo"].error
+    assert "ONNX node node_upsample_bilinear2d (Resize)" in error, error
+    line = next(i for i, text in enumerate(open(__file__), 1) if "the line the error names" in text)
+    assert f"test_capture.py:{line}" in error, error
+
+
 def test_inputs_that_do_not_fit_are_bad_input():
     model, _ = tb.models.load("mlp")
     with pytest.raises(tb.BadInput, match="do not fit"):

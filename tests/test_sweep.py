@@ -32,7 +32,7 @@ def test_sweep_writes_the_table_and_flags_known_failures_that_pass(tmp_path):
 
 def test_known_failure_list_is_the_one_the_tests_use():
     known = known_failures(KNOWN_FAILURES)
-    assert "mobilenet_v2/dynamo" in known and all(v["reason"] for v in known.values())
-    assert classify({"model": "mobilenet_v2", "frontend": "dynamo", "failed_stage": "stablehlo"}, known) == \
+    assert "resnet18/dynamo" in known and all(v["reason"] and v["repro"] for v in known.values())
+    assert classify({"model": "resnet18", "frontend": "dynamo", "failed_stage": "stablehlo"}, known) == \
         "known failure"
     assert classify({"model": "x", "frontend": "export", "failed_stage": "ttir"}, known) == "new failure"

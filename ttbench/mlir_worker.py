@@ -32,21 +32,77 @@ def main(argv) -> int:
         return 0  # a spare worker that was never given a job
     job = json.loads(line)
     source, out = job["in"], job["out"]
+    diagnostics = []  # (location, severity, message), printed once a pipeline fails (see print_diagnostics)
+    context.attach_diagnostic_handler(lambda d: diagnostics.append((d.location, d.severity, d.message)) or True)
     with context:
         context.emit_error_diagnostics = True  # passes that emit errors without failing would otherwise assert
         with open(source, "rb") as f:
-            module = ir.Module.parse(f.read())
+            try:  # parsing verifies: IR an importer built without verifying (in-place ops) fails here
+                module = ir.Module.parse(f.read())
+            except Exception as exc:
+                print_diagnostics(None, diagnostics)
+                print(f"{exc}", file=sys.stderr, flush=True)
+                print(f"failed: {job['pipelines'][0][1]}", flush=True)
+                return 3
         for pipeline, description in job["pipelines"]:
             print(f"running: {description}", flush=True)
+            diagnostics.clear()
             try:
                 PassManager.parse(pipeline).run(module.operation)
-            except Exception as exc:  # the diagnostics were printed to stderr by MLIR; the summary follows them
+            except Exception as exc:  # the summary follows the diagnostics
+                print_diagnostics(module, diagnostics)
                 print(f"{description} failed: {exc}", file=sys.stderr, flush=True)
                 print(f"failed: {description}", flush=True)
                 return 3
         with open(out, "wb") as f:
             f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
     return 0
+
+
+def print_diagnostics(module, diagnostics) -> None:
+    """MLIR's diagnostics on stderr as its own handler prints them ("LOC: error: message"), except that an op
+    without a location (a constant the canonicalizer hoisted and deduplicated) is placed at the first op that uses
+    it and has one, so that the error still points at the model's node and source line."""
+    import re
+
+    from torch_mlir import ir
+
+    for location, severity, message in diagnostics:
+        kind = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning"}.get(severity, "note")
+        named = re.search(r"operation '([\w.]+)'", message)
+        if kind == "error" and module is not None and location.typeid == ir.UnknownLoc.static_typeid and named:
+            user = _located_user(module, named.group(1))
+            if user is not None:
+                location = user.location
+                end = named.end()
+                message = f"{message[:end]} (no location of its own: shown at its user '{user.name}'){message[end:]}"
+        print(f"{location}: {kind}: {message}", file=sys.stderr, flush=True)
+
+
+def _located_user(module, op_name: str):
+    """The first op (breadth-first over uses) with a known location that uses a result of an op named `op_name`
+    that has none; None when there is no such op."""
+    from torch_mlir import ir
+
+    def ops(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    yield inner
+                    yield from ops(inner)
+
+    unknown = ir.UnknownLoc.static_typeid
+    for op in ops(module.operation):
+        if op.name != op_name or op.location.typeid != unknown:
+            continue
+        frontier = [op]
+        for _ in range(8):  # a few steps along the uses is enough; constants feed their users directly
+            users = [use.owner for o in frontier for r in o.results for use in r.uses]
+            located = next((u for u in users if u.location.typeid != unknown), None)
+            if located is not None:
+                return located
+            frontier = users
+    return None
 
 
 if __name__ == "__main__":

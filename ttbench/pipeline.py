@@ -225,7 +225,11 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
                 if strict:
                     raise InternalError(error) from exc
             else:
-                error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__)
+                onnx_stage = stages.get("onnx")
+                node_kinds = {op.attrs["node"]: op.name.removeprefix("onnx.") for op in onnx_stage.ops} \
+                    if onnx_stage is not None and onnx_stage.ok else {}
+                error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__,
+                                       node_kinds)
                 if strict:
                     raise StageFailed(error) from exc
             stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0, error=error,

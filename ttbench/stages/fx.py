@@ -191,12 +191,30 @@ def _outplace_view_mutations(gm: torch.fx.GraphModule) -> None:
     gm.recompile()
 
 
+def _dynamo_decompositions() -> dict:
+    """torch-mlir's decomposition table, plus what torch.export's graph has decomposed already and make_fx would
+    otherwise hand over whole:
+    - batch norm: dynamo hands over `native_batch_norm`, whose eval-mode saved statistics are empty tensors that
+      torch-mlir's lowering casts the running stats to (tensor<8xf32> -> tensor<0xf32>: every CNN failed);
+    - the `.default` overloads of ops whose `.vec` form the table decomposes (upsample_bilinear2d): make_fx
+      reaches `.default` before it consults the table, and torch-mlir cannot lower it to StableHLO."""
+    from torch._decomp import decomposition_table, get_decompositions
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    table = {**get_decomposition_table(), **get_decompositions([torch.ops.aten.native_batch_norm])}
+    for op in list(table):
+        if getattr(op, "_overloadname", None) == "vec":
+            default = getattr(op.overloadpacket, "default", None)
+            if default is not None and default not in table and default in decomposition_table:
+                table[default] = decomposition_table[default]
+    return table
+
+
 def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = False):
     check_inputs(model, inputs)
     import torch._dynamo
     from torch.fx import traceback as fx_traceback
     from torch.fx.experimental.proxy_tensor import make_fx
-    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     t0 = time.perf_counter()
     captured: dict = {}
@@ -209,6 +227,11 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     # AOT autograd would reject them). No torch._dynamo.reset(): it would wipe the user's own torch.compile
     # caches. Each capture has its own backend, so dynamo compiles anew (guards include the backend); the
     # recompile limit is lifted for this call only, so bringing the same model up again is not refused.
+    # One eager call first: dynamo traces the model as it runs from then on, and setup a model does on its first
+    # call only can break the graph (transformers installs its output-capturing hooks under a threading lock,
+    # which dynamo cannot trace: "Unsupported context manager"). Dynamo runs the model in this process anyway.
+    with torch.no_grad():
+        model(*[x.clone() for x in inputs])
     with torch.no_grad(), torch._dynamo.config.patch(recompile_limit=1 << 20, accumulated_recompile_limit=1 << 20):
         torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
     if "gm" not in captured:
@@ -238,7 +261,7 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     # preserve_node_meta copies each dynamo node's stack_trace onto the aten nodes make_fx records; without it
     # every aten node loses its source line.
     with torch.no_grad(), fx_traceback.preserve_node_meta():
-        aten_gm = make_fx(traced, decomposition_table=get_decomposition_table(), tracing_mode="fake")(
+        aten_gm = make_fx(traced, decomposition_table=_dynamo_decompositions(), tracing_mode="fake")(
             *[v.detach() for *_, v in roles])
     if functionalize:
         _outplace_view_mutations(aten_gm)

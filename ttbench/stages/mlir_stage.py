@@ -49,7 +49,8 @@ def clone_module(module):
         return ir.Module.parse(module.operation.get_asm(enable_debug_info=True, binary=True))
 
 
-def _diagnostic_location(where: str) -> str:
+def _diagnostic_location(where: str, node_kinds: dict) -> str:
+    """' (ONNX node N (Kind), at file:line)' for a diagnostic's location text; '' when it has neither."""
     from ..ir.locations import LocTable, user_frame
 
     if where.startswith("loc(") and where.endswith(")"):
@@ -64,16 +65,23 @@ def _diagnostic_location(where: str) -> str:
 
             frames = (SourceLoc(m.group(1), int(m.group(2))),)
     loc = user_frame(frames) or (frames[0] if frames else None)
-    return f" (at {loc.short})" if loc else ""
+    parts = [f"at {loc.short}"] if loc else []
+    # torch-mlir's ONNX importer names each op's location after its node: loc("node"(...)) or loc("node")
+    named = re.match(r'^(?:loc\()?"((?:[^"\\]|\\.)*)"(?:\(|\)?$)', where)
+    if named and named.group(1) in node_kinds:
+        parts.insert(0, f"ONNX node {named.group(1)} ({node_kinds[named.group(1)]})")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
-def compiler_error(stage_name: str, message: str) -> str:
-    """One line: the stage, the first diagnostic (its op named), and where it points in the user's source."""
+def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> str:
+    """One line: the stage, the first diagnostic (its op named), and where it points: the ONNX node (node_kinds:
+    node name -> op type, for ONNX bringups) and the user's source line."""
+    node_kinds = node_kinds or {}
     lines = message.splitlines()
     for line in lines:  # the verifier's form: "error: LOC: 'op' op message"
         m = re.match(r"^error: (.+?): ('[\w.$]+' op .*)$", line.strip())
         if m:
-            return f"{stage_name}: {m.group(2)[:300]}{_diagnostic_location(m.group(1))}"
+            return f"{stage_name}: {m.group(2)[:300]}{_diagnostic_location(m.group(1), node_kinds)}"
     for line in lines:
         if ": error: " in line:
             where, _, what = line.partition(": error: ")
@@ -82,7 +90,7 @@ def compiler_error(stage_name: str, message: str) -> str:
             if "'torch.operator'" in what and custom:  # name the op torch-mlir only knows as torch.operator
                 what = what.replace("'torch.operator'", f"'torch.operator' ({custom.group(1)})")
             what = what.strip()
-            return f"{stage_name}: {what[:300]}{_diagnostic_location(where.strip())}"
+            return f"{stage_name}: {what[:300]}{_diagnostic_location(where.strip(), node_kinds)}"
     for line in lines:
         if "error" in line.lower() and line.strip():
             return f"{stage_name}: {line.strip()[:300]}"
