@@ -154,3 +154,22 @@ def test_findings_serialise_to_json(zoo_bringup):
     assert all(f["kind"] in ("inplace", "constant", "location_lost", "verifier") for f in data["findings"])
     df = zoo_bringup("mlp", params="inline").findings.summary().to_dataframe()
     assert list(df.index) == ["fx", "torchfx", "stablehlo"] and "coverage" in df.columns
+
+
+class LargeSplat(torch.nn.Module):
+    def forward(self, x):
+        return x + torch.zeros(1, 4, 199, 199)  # 619 KiB on the device, one element in the IR
+
+
+def test_a_splat_leads_with_what_is_embedded_and_names_both_figures():
+    from ttbench.sweep import _bytes_cell
+
+    b = tb.bringup(LargeSplat(), (torch.randn(1, 4, 199, 199),), tt=False, params="inline")
+    [splat] = [f for f in b.findings.of("constant", "stablehlo") if f.details["splat"]]
+    assert "splat: 4 B in the IR, 618.8 KiB on the device" in splat.message, splat.message
+    row = b.findings.summary()["stablehlo"]
+    assert row["embedded_bytes"] < 64 and row["constant_bytes"] >= 4 * 199 * 199 * 4
+    header = str(b.findings.summary()).splitlines()[0].split()
+    assert header.index("embedded_bytes") < header.index("constant_bytes")  # what is embedded comes first
+    assert _bytes_cell({"embedded_bytes": row["embedded_bytes"], "constant_bytes": row["constant_bytes"]}) \
+        .endswith("/ 618.8 KiB")

@@ -310,7 +310,8 @@ def _signatures_by_line(ops: list) -> dict:
     return out
 
 
-_BUDGET_COLUMNS = ("constants", "constant_bytes", "weights_inlined_bytes", "non_weight_constants", "coverage")
+_BUDGET_COLUMNS = ("constants", "embedded_bytes", "constant_bytes", "weights_inlined_bytes", "non_weight_constants",
+                   "coverage")
 
 
 def _budget(side: Side, stage: str) -> dict:
@@ -404,7 +405,7 @@ def _fmt_budget(col: str, pair: tuple) -> str:
     a, b = pair
     if col == "coverage" and a is not None and b is not None:
         return f"{col} {a:.1%} -> {b:.1%}"
-    if col in ("constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
+    if col in ("embedded_bytes", "constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
         return f"{col} {a:,} -> {b:,} B ({b - a:+,})"
     return f"{col} {a} -> {b}"
 

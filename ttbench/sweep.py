@@ -51,7 +51,8 @@ def run_job(model: str, frontend: str, tt: bool, run: bool) -> dict:
     row = {"model": model, "frontend": frontend, "furthest": ok_stages[-1] if ok_stages else None,
            "failed_stage": failed.name if failed else None, "error": failed.error if failed else None,
            "ops": {n: len(s.ops) for n, s in b.stages.items() if s.ok},
-           "constant_bytes": hlo.get("constant_bytes"), "weights_inlined": hlo.get("weights_inlined"),
+           "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
+           "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
     if run and b.stages.get("stablehlo") is not None and b.stages["stablehlo"].ok:
         result = b.run("stablehlo", device="cpu")
@@ -115,8 +116,18 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
         return list(pool.map(one, todo))
 
 
-COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constant bytes", "weights inlined",
+COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constants in IR / on device", "weights inlined",
            "coverage", "cpu pcc", "seconds", "error / known reason")
+
+
+def _bytes_cell(row: dict) -> str:
+    """'92 B / 16.6 KiB': what the constants take in the IR, then what the device holds for them."""
+    from .analysis.findings import human_bytes
+
+    if row.get("constant_bytes") is None:
+        return "-"
+    embedded = row.get("embedded_bytes")
+    return f"{human_bytes(embedded) if embedded is not None else '?'} / {human_bytes(row['constant_bytes'])}"
 
 
 def _cells(row: dict) -> list:
@@ -124,8 +135,7 @@ def _cells(row: dict) -> list:
         return f"{v:.1%}" if isinstance(v, (int, float)) else "-"
 
     return [row["model"], row["frontend"], row["status"], row.get("furthest") or "-",
-            str(row.get("ops", {}).get("stablehlo", "-")), f"{row['constant_bytes']:,}" if row.get("constant_bytes")
-            is not None else "-", pct(row.get("weights_inlined")), pct(row.get("coverage")),
+            str(row.get("ops", {}).get("stablehlo", "-")), _bytes_cell(row), pct(row.get("weights_inlined")), pct(row.get("coverage")),
             f"{row['pcc']:.6f}" if row.get("pcc") is not None else "-", str(row.get("seconds", "-")),
             (row.get("error") or "") + (f" [known: {row['known_reason']}]" if row.get("known_reason") else "")]
 

@@ -97,11 +97,12 @@ def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
                 continue  # small literals (scalars, shapes) are not part of the budget's story
             what = f"{c['role']} {c['name']}" if c["role"] else (
                 f"constant {c['name']}" if c["name"] else "constant (not a model weight)")
-            splat = f", splat: {human_bytes(c['embedded_bytes'])} in the IR" if c["splat"] else ""
+            size = (f"splat: {human_bytes(c['embedded_bytes'])} in the IR, {human_bytes(c['nbytes'])} on the device"
+                    if c["splat"] else f"{human_bytes(c['nbytes'])} in the IR and on the device")
             shape = "x".join(map(str, c["shape"])) or "scalar"
             findings.append(Finding(
                 kind="constant", stage=stage.name, op=c["op"], location=c["location"], nbytes=c["nbytes"],
-                message=f"{what}: {shape} {c['dtype']}, {human_bytes(c['nbytes'])}{splat}",
+                message=f"{what}: {shape} {c['dtype']}, {size}",
                 details={"index": c["index"], "name": c["name"], "role": c["role"], "shape": c["shape"],
                          "dtype": c["dtype"], "embedded_bytes": c["embedded_bytes"], "splat": c["splat"]}))
     return findings, columns

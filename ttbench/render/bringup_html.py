@@ -120,6 +120,13 @@ def _plain_line(op) -> str:
     return f"<span class='op'><span class='ln'>{op.index}</span>{html.escape(text)}</span>"
 
 
+def _constant_badge(f) -> str:
+    """A splat embeds one element and the device holds all of them: say both, the embedded size first."""
+    if f.details.get("splat"):
+        return f"constant: splat, {human_bytes(f.details['embedded_bytes'])} in IR, {human_bytes(f.nbytes)} on device"
+    return f"constant: {human_bytes(f.nbytes)}"
+
+
 def _op_line(stage_name, op, found, src_ids) -> str:
     kinds = sorted({f.kind for f in found})
     classes = "op" + "".join(f" f-{k}" for k in kinds)
@@ -127,7 +134,7 @@ def _op_line(stage_name, op, found, src_ids) -> str:
     if found:
         texts = []
         for f in found:
-            texts.append(f"{f.kind}: {human_bytes(f.nbytes)}" if f.kind == "constant" and f.nbytes else f.kind)
+            texts.append(_constant_badge(f) if f.kind == "constant" and f.nbytes else f.kind)
         badge = f"<span class='badge'>{html.escape('; '.join(dict.fromkeys(texts)))}</span>"
     src = src_ids.get(op.location)
     link = (f"<a class='ln' href='#src-{src}' title='{html.escape(str(op.location))}'>{op.index}</a>" if src is not None
