@@ -173,3 +173,14 @@ def test_a_splat_leads_with_what_is_embedded_and_names_both_figures():
     assert header.index("embedded_bytes") < header.index("constant_bytes")  # what is embedded comes first
     assert _bytes_cell({"embedded_bytes": row["embedded_bytes"], "constant_bytes": row["constant_bytes"]}) \
         .endswith("/ 618.8 KiB")
+
+
+def test_ttnn_location_coverage_is_counted_the_same_way_for_every_frontend():
+    # The Tenstorrent compiler gives the transfers it adds for arguments the enclosing function's location: the
+    # first op's line through export, the graph's name through ONNX (mlp: 77 % through ONNX, 100 % through export).
+    model, inputs = tb.models.load("mlp")
+    rows = {fe: tb.bringup(model, inputs, frontend=fe).findings.summary()["ttnn"] for fe in ("export", "onnx")}
+    assert rows["onnx"]["coverage"] == rows["export"]["coverage"] == 1.0, rows
+    onnx_torch = tb.bringup(model, inputs, frontend="onnx", tt=False).stages["torchfx"].text
+    signature = next(line for line in onnx_torch.splitlines() if "func.func @main(" in line)
+    assert 'loc("fc1.weight"(#loc' in signature  # the argument carries its first user's source line

@@ -355,12 +355,15 @@ def _type_str(t) -> str:
 def relocate_onnx_ops(module, node_frames: dict) -> None:
     """torch-mlir's ONNX importer names each op's location after its node; give those names the source frames
     the exporter recorded (`loc("node"(callsite(...)))`), so the torch dialect and everything after it point at
-    the user's code. Edits the live module's op locations."""
+    the user's code. @main's arguments (named only: `loc("x")`) take the source location of their first user, as
+    torch-mlir's FX importer gives them; the Tenstorrent compiler puts an argument's location on the device
+    transfers and layout changes it makes for it, which would otherwise point nowhere. Edits the live module."""
     from torch_mlir import ir
 
     from ..ir.locations import location_name
-    from ..ir.walk import stage_operations
+    from ..ir.walk import main_function, stage_operations
 
+    sources = {}  # the source part of each relocated op's location
     for operation in stage_operations(module):
         name = location_name(operation.location)
         chain = node_frames.get(name) if name is not None else None
@@ -368,3 +371,14 @@ def relocate_onnx_ops(module, node_frames: dict) -> None:
             files = [ir.Location.file(f.file, f.line, 0) for f in chain]
             where = files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:])
             operation.location = ir.Location.name(name, childLoc=where)
+            sources[operation] = where
+    main = main_function(module)
+    if main is None or not sources:
+        return
+    with module.context:
+        for argument in main.regions[0].blocks[0].arguments:
+            name = location_name(argument.location)
+            users = (getattr(use.owner, "operation", use.owner) for use in argument.uses)  # OpView -> Operation
+            where = next((sources[user] for user in users if user in sources), None)
+            if name is not None and where is not None:
+                argument.set_location(ir.Location.name(name, childLoc=where))

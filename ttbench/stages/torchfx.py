@@ -76,11 +76,11 @@ def import_onnx(capture):
     node_importer = onnx_importer.NodeImporter.define_function(model_info.main_graph, module.operation)
     node_importer.import_all()
     with context:
-        relocate_onnx_ops(module, capture.node_frames)
         for op in module.body.operations:  # the importer names the function after the ONNX graph
             if op.operation.name == "func.func":
                 op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
-                _order_arguments_by_signature(op.operation, capture)
+                _order_arguments_by_signature(op.operation, capture)  # by the parameters' names: before relocating
+        relocate_onnx_ops(module, capture.node_frames)
     return mlir_stage("torchfx", module, time.perf_counter() - t0), module
 
 
