@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep lab clean
+.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance lab clean
 
 setup: $(STAMP)
 
@@ -71,6 +71,11 @@ screenshot: setup
 # The zoo status table (docs/status.md, .html, .json): every model x frontend, TT stages and the CPU run included.
 sweep: setup
 	$(BIN)/ttbench sweep --jobs $(JOBS) --out docs
+
+# ONNX's backend node tests through ttbench and bare torch-mlir: docs/onnx_conformance.md and .json (see README
+# for how long it takes; `make test` runs a fixed sample of them against the committed table).
+conformance: setup
+	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs
 
 # JupyterLab on 127.0.0.1 with the notebooks.
 lab: setup

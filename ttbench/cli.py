@@ -6,11 +6,12 @@
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run]
+    ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
 pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
-`sweep`: 1 when a failure is not in the known list.
+`sweep`: 1 when a failure is not in the known list. `conformance`: 0 when it ran (the table is the result).
 """
 from __future__ import annotations
 
@@ -256,6 +257,34 @@ def cmd_sweep(args) -> int:
     return 1 if any(r["status"] == "new failure" for r in rows) else 0
 
 
+def cmd_conformance(args) -> int:
+    from . import conformance as conf
+
+    if args.out:
+        if not os.path.isdir(args.out):
+            raise BadInput(f"--out {args.out} is not a folder")
+        from .export import check_file_target
+
+        check_file_target(os.path.join(args.out, "onnx_conformance.md"))
+    names = list(conf.SAMPLE) if args.sample else [n for n in (args.tests or "").split(",") if n] or None
+    ops = [o for o in (args.ops or "").split(",") if o] or None
+    t0 = time.perf_counter()
+
+    def progress(done, total, row):
+        r = row["ttbench"]
+        state = "pass" if r.get("cpu") == "match" else (r.get("error") or "?")[:100]
+        print(f"[{done}/{total}] {row['test']}: {state}", file=sys.stderr, flush=True)
+
+    rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress)
+    seconds = time.perf_counter() - t0
+    text = conf.markdown(rows, seconds, tt=not args.no_tt)
+    print(text if len(rows) <= 200 else "\n".join(text.splitlines()[:12]))
+    if args.out:
+        for path in conf.write(rows, args.out, seconds, tt=not args.no_tt):
+            print(f"wrote {path}")
+    return 0
+
+
 def cmd_models(args) -> int:
     from . import models
 
@@ -321,6 +350,15 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--no-run", action="store_true", help="skip the CPU run against PyTorch")
     sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
     sw.set_defaults(func=cmd_sweep)
+    c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
+    c.add_argument("--sample", action="store_true", help="the fixed sample of ~40 tests `make test` runs")
+    c.add_argument("--tests", help="comma-separated node test names (e.g. test_abs,test_add)")
+    c.add_argument("--ops", help="comma-separated ONNX ops (every test of each)")
+    c.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
+    c.add_argument("--no-tt", action="store_true", help="skip the Tenstorrent compile-only stages")
+    c.add_argument("--timeout", type=_positive_seconds, default=180.0, help="seconds per test (default 180)")
+    c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder")
+    c.set_defaults(func=cmd_conformance)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
     return parser

@@ -64,12 +64,14 @@ class Bringup:
         return self._findings
 
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-            pcc: float = 0.99, timeout: float = 600.0):
+            pcc: float = 0.99, timeout: float = 600.0, expected=None):
         """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
-        with the model run eagerly in PyTorch. -> RunResult"""
+        with the golden: the model run eagerly in PyTorch, onnxruntime for an ONNX file, or the arrays given as
+        `expected` (your own reference outputs, in output order). -> RunResult"""
         from .run import run_stage
 
-        return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout)
+        return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
+                         expected=expected)
 
     def op_by_op(self, device: str = "cpu", stage: str = "stablehlo", mode: str = "isolated", pcc: float = 0.99,
                  atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True):

@@ -80,8 +80,12 @@ def signature_mismatch(module, arguments: list, values: list) -> Optional[str]:
 
 
 def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S) -> RunResult:
+              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S, expected=None) -> RunResult:
     _validate(b, stage)
+    if expected is not None:
+        if isinstance(expected, (np.ndarray, torch.Tensor)):
+            expected = [expected]
+        expected = [to_numpy(e) if isinstance(e, torch.Tensor) else np.asarray(e) for e in expected]
     result = RunResult(model=b.model_name, stage=stage, device=device if stage != "fx" else "torch-cpu",
                        executed=False, ok=False, message="", atol=atol, rtol=rtol, min_pcc=pcc)
     s = b.stages[stage]
@@ -125,7 +129,7 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
     result.executed = True
     result.arrays = list(arrays)
     try:
-        golden, result.golden = golden_outputs(b)
+        golden, result.golden = (expected, "the expected outputs given") if expected is not None else golden_outputs(b)
     except ContainedFailure as exc:  # the device ran; the reference did not: no comparison, said so
         result.message = f"no comparison: {exc}"
         return result

@@ -69,7 +69,8 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
     # torch-mlir's ONNX importer names each op's location after its node: loc("node"(...)) or loc("node")
     named = re.match(r'^(?:loc\()?"((?:[^"\\]|\\.)*)"(?:\(|\)?$)', where)
     if named and named.group(1) in node_kinds:
-        parts.insert(0, f"ONNX node {named.group(1)} ({node_kinds[named.group(1)]})")
+        node, kind = named.group(1), node_kinds[named.group(1)]
+        parts.insert(0, f"ONNX node {node} ({kind})" if node else f"ONNX {kind} node (unnamed)")
     return f" ({', '.join(parts)})" if parts else ""
 
 
