@@ -150,42 +150,23 @@ def through_ttbench(case, tt: bool) -> dict:
 def through_bare_torch_mlir(case) -> dict:
     """The same test the way torch-mlir's own tools take it: `python -m torch_mlir.tools.import_onnx` (shape
     inference with data propagation, then the importer), the pass pipelines ttbench runs, the same CPU executor;
-    arguments fed in graph-input order, the function renamed to @main so that the executor finds it."""
-    import onnx
-    from torch_mlir import ir
-    from torch_mlir._mlir_libs import _stablehlo
-    from torch_mlir.dialects import torch as torch_d
-    from torch_mlir.extras import onnx_importer
-    from torch_mlir.passmanager import PassManager
-
+    arguments fed in graph-input order, the function renamed to @main so that the executor finds it. The import
+    and the passes run in a forked copy: torch-mlir aborts the process on some types."""
+    from .children import ContainedFailure, call_in_fork
     from .run.client import shared_client
     from .run.whole import pjrt_text, run_text_on_device
-    from .stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
 
     inputs, expected = data_set(case)
     row = {"reached": None, "cpu": None, "error": None}
     try:
-        model = onnx.shape_inference.infer_shapes(case.model, data_prop=True)
-        context = ir.Context()
-        torch_d.register_dialect(context)
-        _stablehlo.register_dialect(context)
-        info = onnx_importer.ModelInfo(model, config=onnx_importer.Config())
-        module = info.create_module(context=context)
-        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
-        module.operation.verify()
-        with context:  # the function is named after the graph; PJRT runs @main (the executor's need, not a fix)
-            for op in module.body.operations:
-                if op.operation.name == "func.func":
-                    op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
-        row["reached"] = "torchfx"
-        with context:
-            PassManager.parse(ONNX_TO_BACKEND).run(module.operation)
-            PassManager.parse(TO_STABLEHLO).run(module.operation)
-        row["reached"] = "stablehlo"
-    except Exception as exc:  # noqa: BLE001 - whatever the bare path raises is its result
-        row["error"] = _first_line(f"{type(exc).__name__}: {exc}")
+        row["reached"], text, error = call_in_fork(lambda: _bare_lowering(case.model), TEST_TIMEOUT_S,
+                                                   "torch-mlir")
+    except ContainedFailure as exc:
+        row["error"] = str(exc)
         return row
-    text = module.operation.get_asm(enable_debug_info=False)
+    if error:
+        row["error"] = error
+        return row
     if any(np.asarray(x).dtype == object for x in inputs):
         row["cpu"], row["error"] = "error", "cpu: inputs that are not tensors"
         return row
@@ -201,6 +182,40 @@ def through_bare_torch_mlir(case) -> dict:
     row["cpu"] = "match" if wrong is None else "mismatch"
     row["error"] = None if wrong is None else f"cpu: {wrong}"
     return row
+
+
+def _bare_lowering(model) -> tuple:
+    """-> (last stage reached, StableHLO text or None, error or None)."""
+    import onnx
+    from torch_mlir import ir
+    from torch_mlir._mlir_libs import _stablehlo
+    from torch_mlir.dialects import torch as torch_d
+    from torch_mlir.extras import onnx_importer
+    from torch_mlir.passmanager import PassManager
+
+    from .stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
+
+    reached = None
+    try:
+        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        context = ir.Context()
+        torch_d.register_dialect(context)
+        _stablehlo.register_dialect(context)
+        info = onnx_importer.ModelInfo(model, config=onnx_importer.Config())
+        module = info.create_module(context=context)
+        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
+        module.operation.verify()
+        with context:  # the function is named after the graph; PJRT runs @main (the executor's need, not a fix)
+            for op in module.body.operations:
+                if op.operation.name == "func.func":
+                    op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
+        reached = "torchfx"
+        with context:
+            PassManager.parse(ONNX_TO_BACKEND).run(module.operation)
+            PassManager.parse(TO_STABLEHLO).run(module.operation)
+    except Exception as exc:  # noqa: BLE001 - whatever the bare path raises is its result
+        return reached, None, _first_line(f"{type(exc).__name__}: {exc}")
+    return "stablehlo", module.operation.get_asm(enable_debug_info=False), None
 
 
 def run_case(case, cases: dict, tt: bool) -> dict:

@@ -150,8 +150,20 @@ def graph_inputs(model) -> list:
     return [i for i in model.graph.input if i.name not in init_names]
 
 
+def _torch_dtypes() -> dict:
+    """ONNX element type -> the torch dtype that holds it."""
+    from onnx import TensorProto as T
+
+    return {T.FLOAT: torch.float32, T.DOUBLE: torch.float64, T.FLOAT16: torch.float16, T.BFLOAT16: torch.bfloat16,
+            T.INT8: torch.int8, T.INT16: torch.int16, T.INT32: torch.int32, T.INT64: torch.int64,
+            T.UINT8: torch.uint8, T.UINT16: torch.uint16, T.UINT32: torch.uint32, T.UINT64: torch.uint64,
+            T.BOOL: torch.bool, T.COMPLEX64: torch.complex64, T.COMPLEX128: torch.complex128,
+            T.FLOAT8E4M3FN: torch.float8_e4m3fn, T.FLOAT8E4M3FNUZ: torch.float8_e4m3fnuz,
+            T.FLOAT8E5M2: torch.float8_e5m2, T.FLOAT8E5M2FNUZ: torch.float8_e5m2fnuz}
+
+
 def _declared(inp):
-    """(dims with None for dynamic ones and the dim_param names, numpy dtype) of a graph input; BadInput when it
+    """(dims with None for dynamic ones and the dim_param names, torch dtype) of a graph input; BadInput when it
     is not a tensor PyTorch can hold."""
     import onnx
 
@@ -160,29 +172,30 @@ def _declared(inp):
         raise BadInput(f"ONNX input {inp.name!r} is a {kind or 'untyped value'}, not a tensor: ttbench brings up "
                        f"models whose inputs are tensors")
     tt = inp.type.tensor_type
-    try:
-        np_dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
-        torch.from_numpy(np.zeros((), np_dtype))
-    except (KeyError, TypeError, ValueError):
+    dtype = _torch_dtypes().get(tt.elem_type)
+    if dtype is None:
         name = onnx.TensorProto.DataType.Name(tt.elem_type) if tt.elem_type in onnx.TensorProto.DataType.values() \
             else str(tt.elem_type)
         raise BadInput(f"ONNX input {inp.name!r} has element type {name}, which has no PyTorch tensor: give "
-                       f"inputs of a numeric type") from None
+                       f"inputs of a numeric type")
     dims = [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tt.shape.dim] \
         if tt.HasField("shape") else None
-    return dims, np_dtype
+    return dims, dtype
 
 
 def _as_tensor(name: str, value) -> torch.Tensor:
+    from ..run.golden import from_numpy
+
     if isinstance(value, torch.Tensor):
         return value
     if isinstance(value, (np.ndarray, np.generic)):
         value = np.asarray(value)
-        if value.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: torch has no numpy view of it
-            return torch.from_numpy(np.ascontiguousarray(value).view(np.int16)).view(torch.bfloat16)
-        if value.dtype == object or value.dtype.kind in "USV":
+        from ..run.golden import ML_DTYPES
+
+        if value.dtype == object or value.dtype.kind in "US" or (value.dtype.kind == "V" and value.dtype.name
+                                                                   not in ML_DTYPES.values()):
             raise BadInput(f"ONNX input {name!r} was given a {value.dtype} array: give numeric arrays")
-        return torch.from_numpy(np.array(value, order="C", copy=True))  # ours: the caller's array stays theirs
+        return from_numpy(value)  # a copy: the caller's array stays theirs
     raise BadInput(f"ONNX input {name!r} was given a {type(value).__name__}: give a torch tensor or a numpy array")
 
 
@@ -223,7 +236,7 @@ def onnx_inputs(model, given=(), dims: dict = None) -> tuple:
     gen = torch.Generator().manual_seed(0)
     out = []
     for name in names:
-        shape, np_dtype = declared[name]
+        shape, dtype = declared[name]
         if shape is None:
             raise BadInput(f"ONNX input {name!r} has no declared shape: pass example inputs")
         shape = [dims.get(d, d) if isinstance(d, str) else d for d in shape]
@@ -231,17 +244,15 @@ def onnx_inputs(model, given=(), dims: dict = None) -> tuple:
             free = [str(d) if d is not None else "?" for d in shape if not isinstance(d, int)]
             raise BadInput(f"ONNX input {name!r} has dynamic dimensions ({', '.join(free)}): pass example inputs, "
                            f"or fix named ones with --dim NAME=VALUE (dims={{'NAME': VALUE}})")
-        check_input_size(f"ONNX input {name!r}", shape, np_dtype.itemsize)
-        dtype = torch.from_numpy(np.zeros((), np_dtype)).dtype
-        if dtype.is_floating_point:
+        check_input_size(f"ONNX input {name!r}", shape, dtype.itemsize)
+        if dtype.is_floating_point or dtype.is_complex:
             out.append(torch.randn(shape, generator=gen).to(dtype))
         else:
             out.append(torch.randint(0, 2, shape, generator=gen).to(dtype))
     return tuple(out)
 
 
-def _check_given(name: str, x: torch.Tensor, shape, np_dtype) -> None:
-    want = torch.from_numpy(np.zeros((), np_dtype)).dtype
+def _check_given(name: str, x: torch.Tensor, shape, want) -> None:
     if x.dtype != want:
         raise BadInput(f"ONNX input {name!r} is {str(want).replace('torch.', '')}, the value given is "
                        f"{str(x.dtype).replace('torch.', '')}: convert it (e.g. .astype)")

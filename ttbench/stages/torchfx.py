@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 
+from ..core import CompilerFailure
 from .mlir_stage import mlir_stage
 
 
@@ -69,12 +70,28 @@ def import_onnx(capture):
 
     from .onnx import relocate_onnx_ops
 
+    from .. import core
+    from ..children import ContainedFailure, call_in_fork
+
     t0 = time.perf_counter()
+
+    def import_to_bytecode() -> bytes:
+        model_info = onnx_importer.ModelInfo(capture.model)
+        imported = model_info.create_module(context=new_context())
+        onnx_importer.NodeImporter.define_function(model_info.main_graph, imported.operation).import_all()
+        return imported.operation.get_asm(enable_debug_info=True, binary=True)
+
+    # The importer aborts the process on some types (unsigned integers wider than 8 bits: llvm/torch-mlir#3720),
+    # so it runs in a forked copy; what it built comes back as bytecode.
+    try:
+        bytecode = call_in_fork(import_to_bytecode, core.EAGER_TIMEOUT_S, "torch-mlir's ONNX importer")
+    except ContainedFailure as exc:
+        raise CompilerFailure(str(exc)) from None
+    except Exception as exc:  # the importer's own error, raised again here (its type may not survive the trip)
+        raise CompilerFailure(f"torch-mlir's ONNX importer: {str(exc).strip() or type(exc).__name__}") from None
     context = new_context()
-    model_info = onnx_importer.ModelInfo(capture.model)
-    module = model_info.create_module(context=context)
-    node_importer = onnx_importer.NodeImporter.define_function(model_info.main_graph, module.operation)
-    node_importer.import_all()
+    with context:
+        module = ir.Module.parse(bytecode)
     with context:
         for op in module.body.operations:  # the importer names the function after the ONNX graph
             if op.operation.name == "func.func":
