@@ -40,7 +40,7 @@ SAMPLE = (
     "test_maxpool_2d_default", "test_mul", "test_neg", "test_pow", "test_reduce_mean_default_axes_keepdims_example",
     "test_relu", "test_reshape_reordered_all_dims", "test_resize_upsample_scales_nearest", "test_sigmoid",
     "test_slice", "test_softmax_axis_1", "test_sqrt", "test_tanh", "test_transpose_default", "test_where_example",
-    "test_sequence_insert_at_back", "test_string_concat",
+    "test_sequence_insert_at_back", "test_string_concat", "test_add_uint16",
 )
 
 
