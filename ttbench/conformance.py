@@ -377,7 +377,6 @@ def totals(rows: list) -> dict:
 
 def markdown(rows: list, seconds: float = None, tt: bool = True) -> str:
     import onnx
-    import torch_mlir  # noqa: F401 - its version is the pinned wheel's
 
     t = totals(rows)
     lines = ["# ONNX conformance", "",
