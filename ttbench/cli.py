@@ -197,9 +197,9 @@ def cmd_bringup(args) -> int:
     if args.run:
         stage = "ttnn" if args.run == "tt" else "stablehlo"
         result = b.run(stage, device=args.run)
-        against = f" against {result.golden}" if result.golden else ""
-        print(f"\nrun: {result.stage} on {result.device}{against}: {'ok' if result.ok else 'FAILED'} - "
-              f"{result.message}")
+        against = f" (against {result.golden})" if result.golden else ""
+        print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}"
+              f"{against}")
         extra["run.json"] = result.to_json() + "\n"
         if args.save_outputs and result.arrays:
             print(f"wrote {result.save_outputs(args.save_outputs)} (output_N: {result.stage} on {result.device}, "
