@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -186,6 +187,7 @@ class Compiled:
     seconds: float
     files: dict = field(default_factory=dict)  # "ttir" / "ttnn" / "flatbuffer" -> path
     log: str = ""
+    outputs: Optional[list] = None  # numpy arrays, when a CompileSession also executed (a chip is present)
 
 
 def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S) -> Compiled:
@@ -210,9 +212,79 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
         return Compiled(False, why, target, result.seconds, files, result.log)
     if not result.ok:
         why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
-        return Compiled(False, f"compiler {why}: {last_meaningful_lines(result.log)}", target, result.seconds,
-                        files, result.log)
+        where = stopped_at(result.log)
+        lead = f"stopped at {where}; " if where else ""
+        return Compiled(False, f"{lead}compiler {why}: {last_meaningful_lines(result.log)}", target,
+                        result.seconds, files, result.log)
     return Compiled(True, None, target, result.seconds, files, result.log)
+
+
+class CompileSession:
+    """Many compiles through one long-lived plugin process (tt_worker.py serve): the plugin starts once (seconds)
+    instead of once per module. The session holds the machine-wide plugin lock from start to close, so no other
+    plugin process can delete the descriptor under it; a worker that crashes or hangs on one module is reported
+    as that module's error and replaced on the next compile. Use as a context manager."""
+
+    def __init__(self, lock_timeout: float = DEFAULT_TIMEOUT_S):
+        self.lock_timeout = lock_timeout
+        self.client = None
+        self.target = ""
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self):
+        from .run.client import WorkerClient
+
+        piece = optional.tt_plugin()
+        if not piece.available:
+            raise PluginError(f"Tenstorrent compiler plugin not available: {piece.hint}")
+        descriptor = system_descriptor()  # before the lock: making it takes the lock itself
+        waited_for = []
+        locked = self._stack.enter_context(plugin_lock(self.lock_timeout, on_wait=lambda pid: (
+            waited_for.append(pid), _say_waiting(pid))))
+        if not locked:
+            who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
+            self._stack.close()
+            raise PluginError(f"waited {self.lock_timeout:g} s for another Tenstorrent compile{who} to finish")
+        env = _child_env({"TT_COMPILE_ONLY_SYSTEM_DESC": descriptor} if descriptor else {})
+        self.target = TARGET_COMPILE_ONLY if descriptor else TARGET_DEVICE
+        self.executes = descriptor is None
+        self.client = WorkerClient("tt", start_timeout=300, command=[sys.executable, WORKER, "serve"], env=env,
+                                   cwd=cache_dir())  # cwd: see run_worker
+        self._stack.callback(self.client.close)
+        return self
+
+    def __exit__(self, *exc):
+        self._stack.close()
+
+    def compile(self, text: str, workdir: str, timeout: float, inputs: Optional[list] = None) -> Compiled:
+        """StableHLO text -> Compiled (files exported under `workdir`); with `inputs` (numpy arrays) and a chip,
+        it also executes and returns the outputs."""
+        import numpy as np
+
+        from .run.client import WorkerDied
+
+        source, export = os.path.join(workdir, "input.stablehlo.mlir"), os.path.join(workdir, "export")
+        feeds = os.path.join(workdir, "inputs.npz") if inputs is not None and self.executes else None
+        results = os.path.join(workdir, "outputs.npz")
+        with open(source, "w") as f:
+            f.write(text)
+        if feeds:
+            np.savez(feeds, **{f"arg{i}": x for i, x in enumerate(inputs)})
+        t0 = time.perf_counter()
+        try:
+            reply = self.client.request({"source": source, "export": export, "inputs": feeds, "outputs": results},
+                                        timeout)
+        except WorkerDied as exc:
+            reply = {"ok": False, "error": f"the compiler crashed or hung ({exc})"}
+        seconds = time.perf_counter() - t0
+        files = collect_exports(export)
+        if not reply.get("ok"):
+            return Compiled(False, reply.get("error") or "no reply", self.target, seconds, files)
+        outputs = None
+        if reply.get("executed"):
+            with np.load(results) as data:
+                outputs = [data[f"out{i}"] for i in range(len(data.files))]
+        return Compiled(True, None, self.target, seconds, files, outputs=outputs)
 
 
 def collect_exports(export_dir: str) -> dict:
@@ -223,6 +295,21 @@ def collect_exports(export_dir: str) -> dict:
     files = {"ttir": newest("irs/ttir_*.mlir"), "ttnn": newest("irs/ttnn_[0-9]*.mlir"),
              "flatbuffer": newest("fb_*.ttnn")}
     return {k: v for k, v in files.items() if v}
+
+
+_LOCATED_ERROR = re.compile(r'loc\("([^"]+)":(\d+):\d+\): error: (.*)')
+
+
+def stopped_at(log: str) -> Optional[str]:
+    """Where the compiler's first located error points: "model.py:7 (failed to legalize operation
+    'stablehlo.reduce_window')", or None. ttbench hands over StableHLO located at the model's source lines, so
+    this is the user's line (first_failing_op confirms the op by compiling ops alone)."""
+    for line in log.splitlines():
+        found = _LOCATED_ERROR.search(line)
+        if found and found.group(1) not in ("-", ""):
+            path, number, message = found.groups()
+            return f"{os.path.basename(path)}:{number} ({message.strip()[:200]})"
+    return None
 
 
 _NOISE = (" | info ", " | debug ", "INFO|", "Platform 'tt' is experimental", "DEBUG|")

@@ -2,9 +2,19 @@
 
     python tt_worker.py descriptor OUT_PATH
     python tt_worker.py compile STABLEHLO.mlir EXPORT_DIR
+    python tt_worker.py serve
+
+`serve` keeps one plugin client for many compiles (the op-by-op flow compiles hundreds of one-op modules; the
+plugin's start costs seconds, a small compile tens of milliseconds). Requests are JSON lines on stdin:
+    {"source": STABLEHLO.mlir, "export": DIR, "inputs": NPZ or null, "outputs": NPZ}
+and each reply is one JSON line on the protocol stream (the original stdout; the plugin's own output goes to
+stderr): {"ok": true, "executed": bool} or {"ok": false, "error": "..."}. "inputs" asks for an execution too
+(only meaningful with a chip: compile-only clients return zeros). A compiler error the plugin raises is a
+reply; a fatal one aborts this process, and the parent starts a new one.
 
 It imports nothing from ttbench, so starting it costs only the plugin's own start.
 """
+import json
 import os
 import shutil
 import sys
@@ -25,16 +35,57 @@ def make_descriptor(out: str) -> int:
 
 
 def compile_file(source: str, export_dir: str) -> int:
+    _compile(_client(), source, export_dir)
+    print("compiled", flush=True)
+    return 0
+
+
+def _compile(client, source: str, export_dir: str):
     from jax._src.lib import xla_client
 
-    client = _client()
     with open(source, "rb") as f:
         payload = f.read()
     options = xla_client.CompileOptions()
     options.env_option_overrides = [("export_path", export_dir)]
     devices = xla_client.DeviceList(tuple(client.devices()[:1]))
-    client.compile_and_load(payload, devices, options)
-    print("compiled", flush=True)
+    return client.compile_and_load(payload, devices, options)
+
+
+def _execute(client, executable, inputs: str, outputs: str) -> None:
+    import jax
+    import numpy as np
+
+    with np.load(inputs, allow_pickle=False) as data:
+        feeds = [data[f"arg{i}"] for i in range(len(data.files))]
+    device = client.devices()[0]
+    buffers = [jax.device_put(x, device) for x in feeds]
+    results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
+    np.savez(outputs, **{f"out{i}": np.asarray(r[0]) for i, r in enumerate(results)})
+
+
+def serve() -> int:
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # the plugin's prints must not reach the protocol stream
+    sys.stdout = sys.stderr
+    try:
+        client = _client()
+    except Exception as exc:  # noqa: BLE001 - told to the parent, which reports it
+        proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]}) + "\n")
+        return 1
+    proto.write(json.dumps({"ready": True, "device": str(client.devices()[0])}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            os.makedirs(request["export"], exist_ok=True)
+            executable = _compile(client, request["source"], request["export"])
+            if request.get("inputs"):
+                _execute(client, executable, request["inputs"], request["outputs"])
+            reply = {"ok": True, "executed": bool(request.get("inputs"))}
+        except Exception as exc:  # noqa: BLE001 - the compiler's error, for the parent to report
+            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}".strip()[:2000]}
+        proto.write(json.dumps(reply) + "\n")
     return 0
 
 
@@ -44,6 +95,8 @@ def main(argv) -> int:
     watch_parent()
     if argv[:1] == ["descriptor"] and len(argv) == 2:
         return make_descriptor(argv[1])
+    if argv == ["serve"]:
+        return serve()
     if argv[:1] == ["compile"] and len(argv) == 3:
         os.makedirs(argv[2], exist_ok=True)
         return compile_file(argv[1], argv[2])

@@ -24,11 +24,17 @@ class WorkerDied(RuntimeError):
 
 
 class WorkerClient:
-    """One worker process for `device`, restarted on demand after a crash or timeout. Use as a context manager."""
+    """One worker process for `device`, restarted on demand after a crash or timeout. Use as a context manager.
+    By default the worker is run/worker.py; `command` (with its `env` and `cwd`) names another one that speaks
+    the same protocol (the Tenstorrent compile worker, tt_worker.py serve)."""
 
-    def __init__(self, device: str, start_timeout: float = 120.0):
+    def __init__(self, device: str, start_timeout: float = 120.0, command: Optional[list] = None,
+                 env: Optional[dict] = None, cwd: Optional[str] = None):
         self.device = device
         self.start_timeout = start_timeout
+        self.command = command or [sys.executable, "-m", "ttbench.run.worker", device]
+        self.env = env if env is not None else dict(os.environ, JAX_PLATFORMS=device, PYTHONUNBUFFERED="1")
+        self.cwd = cwd
         self.proc: Optional[subprocess.Popen] = None
         self.hello: dict = {}
         self.restarts = 0
@@ -41,10 +47,8 @@ class WorkerClient:
 
     def _start(self) -> None:
         self.log = tempfile.TemporaryFile(mode="w+")
-        env = dict(os.environ, JAX_PLATFORMS=self.device, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.run.worker", self.device],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
-                                     **spawn_options(env))
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                     text=True, cwd=self.cwd, **spawn_options(self.env))
         hello = self._read_line(self.start_timeout)
         if not hello.get("ready"):
             error = hello.get("error", "no reply")
