@@ -149,9 +149,12 @@ def cmd_bringup(args) -> int:
 
     if (args.op_by_op or args.chained) and not args.run:
         raise BadInput("--op-by-op and --chained need --run DEVICE")
-    if args.op_by_op and (args.frontend == "onnx" or args.model.endswith(".onnx")):
-        raise BadInput("--op-by-op needs an FX graph, which the onnx frontend has none of: use --frontend export "
-                       "or dynamo")
+    if args.chained and args.run == "tt":
+        from .run.devices import device
+
+        if not device("tt").usable:
+            raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
+                           "use --op-by-op alone")
     if args.out:
         from .export import check_export_target
 

@@ -73,13 +73,30 @@ class Bringup:
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
                          expected=expected)
 
-    def op_by_op(self, device: str = "cpu", stage: str = "stablehlo", mode: str = "isolated", pcc: float = 0.99,
+    def op_by_op(self, device: str = "cpu", stage: str = None, mode: str = "isolated", pcc: float = 0.99,
                  atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True):
-        """Every aten op of the FX graph as its own graph, run on `device` ("isolated" or "chained"). -> OpByOpReport"""
+        """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
+        `device` ("isolated" or "chained") against that op's golden value. device="tt" compiles each op through
+        TTIR -> TTNN -> flatbuffer (compile-only without a chip). -> OpByOpReport"""
         from .run import op_by_op
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
                         timeout=timeout, transform=transform, progress=progress)
+
+    def first_failing_op(self, stage: str = "ttnn", timeout: float = 30.0, progress: bool = True):
+        """The first op, in graph order, that does not get through `stage` on its own ("ttnn": the Tenstorrent
+        compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,
+        source lines, furthest stage, the compiler's error), or None when every op gets through. Confirms which
+        op broke a whole-graph stage by compiling ops alone, up to the first that fails."""
+        from .run import op_by_op
+
+        devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
+        if stage not in devices:
+            raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
+        report = op_by_op(self, device=devices[stage], timeout=timeout, progress=progress,
+                          stop_at_first_failure=True)
+        failed = report.failed()
+        return failed[0] if failed else None
 
     def export(self, directory: str, extra_files: dict = None) -> str:
         from .export import write_bringup

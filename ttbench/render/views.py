@@ -77,12 +77,21 @@ def op_by_op_plot(report, ax=None):
         figure = Figure(figsize=(10, 3))
         ax = figure.subplots()
     xs = [r.index for r in report.rows]
-    ys = [r.pcc if r.pcc is not None else 0.0 for r in report.rows]
     colors = ["tab:green" if r.ok else "tab:red" for r in report.rows]
+    if report.compile_only:  # no PCC to draw: how far each op got through the compiler
+        from ..run.results import FURTHEST_STAGES
+
+        ax.scatter(xs, [FURTHEST_STAGES.index(r.furthest_stage) for r in report.rows], c=colors, s=12)
+        ax.set_yticks(range(len(FURTHEST_STAGES)), FURTHEST_STAGES)
+        ax.set_xlabel("unique op (graph order)")
+        ax.set_ylabel("furthest stage")
+        ax.set_title(f"{report.model}: op by op through the {report.device} compiler (compile-only)")
+        return figure if figure is not None else ax
+    ys = [r.pcc if r.pcc is not None else 0.0 for r in report.rows]
     ax.scatter(xs, ys, c=colors, s=12)
     ax.axhline(report.min_pcc, color="gray", linestyle="--", linewidth=1)
     ax.set_xlabel("unique op (graph order)")
-    ax.set_ylabel("PCC vs PyTorch")
+    ax.set_ylabel("PCC vs the golden")
     ax.set_title(f"{report.model}: {report.mode} op-by-op on {report.device}")
     ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
     return figure if figure is not None else ax

@@ -1,12 +1,20 @@
-"""The op-by-op flow: every aten op of the captured FX graph as a graph of its own, lowered, compiled and run on
-a device against the golden inputs/outputs of one eager run.
+"""The op-by-op flow: every op of the model as a graph of its own, lowered, compiled and run on a device against
+the golden value of that op from one run of the whole model.
 
-isolated: ops deduplicated by (op, input shapes/dtypes, non-tensor arguments); each unique op runs once on the
-          golden inputs of its first occurrence.
-chained:  every op in graph order, fed the device's outputs of its producers; the first op whose output falls
+Units: for the export/dynamo frontends, every aten op of the captured FX graph (golden values from one eager run
+of that graph); for the onnx frontend, every ONNX node as a one-node model (golden values from one onnxruntime
+run with every intermediate recorded; see onnx_nodes.py).
+
+isolated: units deduplicated (same op, input shapes/dtypes, non-tensor arguments); each unique one runs once on
+          the golden inputs of its first occurrence.
+chained:  every unit in graph order, fed the device's outputs of its producers; the first whose output falls
           below the PCC threshold is where numerics start to diverge.
-Every lowering and run happens in one worker process, restarted after a crash or a timeout (that op becomes a
-row with its error; the flow goes on).
+
+Each unit is lowered to StableHLO in the CPU worker, then handed to the device's executor (EXECUTORS): a PJRT
+device (cpu, cuda) compiles and runs it; the Tenstorrent compiler (tt) compiles it through TTIR -> TTNN ->
+flatbuffer in one long-lived plugin process, and executes only where a chip is present (compile-only
+otherwise: the row says how far it got, with no PCC). A worker that crashes or hangs makes that unit a row with
+its error; the flow goes on.
 """
 from __future__ import annotations
 
@@ -14,25 +22,250 @@ import os
 import pickle
 import tempfile
 import time
+from dataclasses import dataclass
 from typing import Callable, Optional
 
+import numpy as np
 import torch
 import torch.fx
 
 from ..children import ContainedFailure, call_in_fork
 from ..core import BadInput, ModelFailed
 from ..ir.locations import frames_from_stack_trace, user_frame
-from .client import WorkerClient, WorkerDied, shared_client
+from .client import WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
-from .golden import to_numpy
-from .one_op import call, make_spec, spec_key, tensor_leaves
+from .golden import from_numpy, to_numpy
+from .one_op import make_spec, spec_key, tensor_leaves
 from .results import OpByOpReport, OpRow
 from .whole import pjrt_text, run_text_on_device
 
 MODES = ("isolated", "chained")
 DEFAULT_OP_TIMEOUT_S = 30.0
 
+
+@dataclass
+class Unit:
+    """One op to lower and run: an FX spec (see one_op.py) or a one-node ONNX model, its inputs and golden."""
+    kind: str  # "fx" or "onnx"
+    payload: object  # the spec dict, or the one-node ModelProto
+    inputs: list  # numpy arrays, in argument order
+    golden: list  # numpy arrays, the op's outputs in the whole model's run
+    row: OpRow
+
+
+# --- executors: StableHLO of one op -> how far it got on the device ---------------------------------------------
+
+class PjrtExecutor:
+    """cpu / cuda: compile and run through jaxlib's PJRT client in the device worker."""
+    stage = "stablehlo"
+    executes = True
+
+    def __init__(self, device):
+        self.device = device.name
+
+    def __enter__(self):
+        self.client = shared_client(self.device)
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
+        """-> (furthest stage, error or None, output arrays or None)."""
+        try:
+            reply = run_text_on_device(self.client, pjrt_text(text), inputs, timeout)
+        except WorkerDied as exc:
+            return "stablehlo", f"worker crashed or hung: {exc}", None
+        if not reply.get("ok"):
+            return "stablehlo", reply.get("error"), None  # did not compile or run
+        return "executed", None, reply["arrays"]
+
+
+class TTExecutor:
+    """tt: the Tenstorrent compiler, one plugin process for all ops (tt_plugin.CompileSession). Compile-only
+    without a chip: the row's furthest stage is the last artifact the compiler wrote."""
+    stage = "ttnn"
+
+    def __init__(self, device):
+        self.executes = device.usable
+
+    def __enter__(self):
+        from ..tt_plugin import CompileSession, PluginError
+
+        try:
+            self.session = CompileSession().__enter__()
+        except PluginError as exc:
+            raise BadInput(f"op by op on tt: {exc}") from None
+        return self
+
+    def __exit__(self, *exc):
+        self.session.__exit__(*exc)
+
+    def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
+        compiled = self.session.compile(pjrt_text(text), tmp, timeout, inputs=inputs if self.executes else None)
+        furthest = next((s for s in ("flatbuffer", "ttnn", "ttir") if s in compiled.files), "stablehlo")
+        if not compiled.ok:
+            return furthest, compiled.error, None
+        if compiled.outputs is not None:
+            return "executed", None, compiled.outputs
+        return furthest, None if furthest == "flatbuffer" else "the compiler wrote no flatbuffer", None
+
+
+EXECUTORS = {"cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}
+
+
+# --- one unit: lower in the CPU worker, then the executor ---------------------------------------------------------
+
+def _lower(unit: Unit, tmp: str, timeout: float) -> tuple:
+    """-> (StableHLO text or None, furthest stage, error)."""
+    text_path = os.path.join(tmp, "op.mlir")
+    if unit.kind == "fx":
+        payload = os.path.join(tmp, "spec.pkl")
+        with open(payload, "wb") as f:  # pickle, not torch.save: it refuses torch.memory_format arguments
+            pickle.dump(unit.payload, f)
+        request = {"kind": "lower", "spec": payload, "out": text_path}
+    else:
+        payload = os.path.join(tmp, "node.onnx")
+        with open(payload, "wb") as f:
+            f.write(unit.payload.SerializeToString())
+        request = {"kind": "lower_onnx", "model": payload, "out": text_path}
+    try:
+        reply = shared_client("cpu").request(request, timeout)
+    except WorkerDied as exc:
+        return None, unit.kind, f"worker crashed or hung: {exc}"
+    if not reply.get("ok"):
+        return None, reply.get("stage", unit.kind), reply.get("error")
+    with open(text_path) as f:
+        return f.read(), "stablehlo", None
+
+
+class _Rows:
+    """Runs units and can run one again by index (same inputs, a fresh executor)."""
+
+    def __init__(self, units: list, executor_class, device, min_pcc, atol, rtol, timeout, transform):
+        self.units, self.executor_class, self.device = units, executor_class, device
+        self.min_pcc, self.atol, self.rtol, self.timeout, self.transform = min_pcc, atol, rtol, timeout, transform
+
+    def run(self, executor, index: int) -> Optional[list]:
+        """Fill in unit `index`'s row; -> the device's output arrays (None when it did not execute)."""
+        unit = self.units[index]
+        row = unit.row
+        t = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="ttbench-op-") as tmp:
+            text, row.furthest_stage, row.error = _lower(unit, tmp, self.timeout)
+            arrays = None
+            if text is not None:
+                if self.transform is not None:
+                    text = self.transform(text, row.op, row.nodes[0])
+                row.furthest_stage, row.error, arrays = executor.execute(text, unit.inputs, tmp, self.timeout)
+        arrays = self._compare(row, arrays, unit.golden, executor)
+        row.seconds = time.perf_counter() - t
+        return arrays
+
+    def _compare(self, row: OpRow, arrays, golden: list, executor) -> Optional[list]:
+        if arrays is None:
+            # compile-only: reaching the flatbuffer is the pass; there is nothing to compare
+            row.ok = not executor.executes and row.error is None and row.furthest_stage == "flatbuffer"
+            return None
+        if len(arrays) != len(golden):
+            row.ok, row.error = False, f"{len(arrays)} outputs, the golden has {len(golden)}"
+            return None
+        cmps = [compare(a, g, self.atol, self.rtol, self.min_pcc) for a, g in zip(arrays, golden)]
+        row.pcc = min((c["pcc"] for c in cmps), default=1.0)
+        abs_errors = [c["max_abs_error"] for c in cmps if c["max_abs_error"] is not None]
+        row.max_abs_error = max(abs_errors, default=None)
+        row.ok = all(c["ok"] for c in cmps)
+        if not row.ok and row.error is None:
+            row.error = f"pcc {row.pcc:.6f} below {self.min_pcc}" if row.pcc < self.min_pcc else "not allclose"
+        return arrays
+
+    def rerun(self, index: int) -> OpRow:
+        unit = self.units[index]
+        old = unit.row
+        unit.row = OpRow(index=old.index, op=old.op, count=old.count, inputs=old.inputs, locations=old.locations,
+                         furthest_stage=unit.kind, nodes=old.nodes)
+        with self.executor_class(self.device) as executor:
+            self.run(executor, index)
+        return unit.row
+
+
+# --- the flow ------------------------------------------------------------------------------------------------------
+
+def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated", pcc: float = 0.99,
+             atol: float = 1e-2, rtol: float = 1e-2, timeout: float = DEFAULT_OP_TIMEOUT_S,
+             transform: Optional[Callable] = None, progress: bool = True, stop_at_first_failure: bool = False,
+             ) -> OpByOpReport:
+    """Run every op of `b` on `device` (see module doc). `transform(stablehlo_text, op, node)`, if given, may edit
+    each op's StableHLO before it runs (to try a lowering change, or to test the tool). `stop_at_first_failure`:
+    isolated mode stops after the first op that fails (first_failing_op uses it)."""
+    if mode not in MODES:
+        raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
+    dev = find_device(device)
+    executor_class = EXECUTORS.get(dev.name)
+    if executor_class is None or not (dev.usable or (dev.compiles and executor_class is TTExecutor)):
+        raise BadInput(f"device {device!r} cannot run ops here: {dev.reason}")
+    if stage not in (None, executor_class.stage):
+        raise BadInput(f"op by op on {dev.name} runs each op to its {executor_class.stage} stage (got stage={stage!r})")
+    compile_only = executor_class is TTExecutor and not dev.usable
+    if mode == "chained" and compile_only:
+        raise BadInput("chained op by op feeds each op the device's outputs, and tt is compile-only here (no chip): "
+                       "use mode='isolated'")
+    if b.frontend == "onnx":
+        if "onnx" not in b.stages or not b.stages["onnx"].ok:
+            raise BadInput("op by op needs the ONNX model, and this bringup has no onnx stage that worked")
+    elif b.fx_graph is None:
+        raise BadInput(f"op by op needs an FX graph; this {b.frontend} bringup has none (its fx stage failed)")
+    t0 = time.perf_counter()
+    flow = _isolated if mode == "isolated" else _chained
+    rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,
+                                     stop_at_first_failure)
+    return OpByOpReport(model=b.model_name, stage=executor_class.stage, device=dev.name, mode=mode, min_pcc=pcc,
+                        rows=rows, total_ops=total, seconds=time.perf_counter() - t0, first_divergence=first,
+                        compile_only=compile_only, frontend=b.frontend, _rerun=rerun)
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
+
+
+def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure):
+    occurrences = _onnx_occurrences(b, timeout) if b.frontend == "onnx" else _fx_occurrences(b, timeout)
+    unique: dict = {}
+    for key, make_unit, node_name, location in occurrences:
+        if key not in unique:
+            unit = make_unit()
+            unit.row.index = len(unique)
+            unique[key] = unit
+        row = unique[key].row
+        row.count += 1
+        row.nodes.append(node_name)
+        if location and location not in row.locations:
+            row.locations.append(location)
+    units = list(unique.values())
+    rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
+    with executor_class(dev) as executor, _progress(len(units), f"{b.model_name} ops", progress) as bar:
+        for i, unit in enumerate(units):
+            rows.run(executor, i)
+            bar.update(1)
+            if stop_at_first_failure and not unit.row.ok:
+                units[:] = units[:i + 1]
+                break
+    return [u.row for u in units], sum(u.row.count for u in units), None, rows.rerun
+
+
+def _new_row(op: str, inputs: list, kind: str) -> OpRow:
+    return OpRow(index=0, op=op, count=0, inputs=[_input_desc(x) for x in inputs], locations=[],
+                 furthest_stage=kind)
+
+
+def _input_desc(x) -> str:
+    return f"{'x'.join(map(str, x.shape)) or 'scalar'} {str(x.dtype).replace('torch.', '')}"
+
+
+# --- FX units --------------------------------------------------------------------------------------------------
 
 class _Recorder(torch.fx.Interpreter):
     """Runs the graph once, handing every aten call (with its concrete args) to `on_call`."""
@@ -52,102 +285,9 @@ class _Recorder(torch.fx.Interpreter):
         return out
 
 
-def _location(node) -> str:
+def _fx_location(node) -> str:
     loc = user_frame(frames_from_stack_trace(node.meta.get("stack_trace")))
     return loc.short if loc else ""
-
-
-def _input_desc(spec) -> list:
-    return [f"{'x'.join(map(str, x.shape)) or 'scalar'} {str(x.dtype).replace('torch.', '')}" for x in spec["inputs"]]
-
-
-class _OpRunner:
-    """Lower + (transform) + run one spec in the worker; the row's furthest stage, error, outputs."""
-
-    def __init__(self, client: WorkerClient, timeout: float, transform: Optional[Callable]):
-        self.client, self.timeout, self.transform = client, timeout, transform
-
-    def run(self, spec: dict, node_name: str) -> dict:
-        with tempfile.TemporaryDirectory(prefix="ttbench-op-") as tmp:
-            return self._run(spec, node_name, tmp)
-
-    def _run(self, spec: dict, node_name: str, tmp: str) -> dict:
-        spec_path = os.path.join(tmp, "spec.pkl")
-        text_path = os.path.join(tmp, "op.mlir")
-        with open(spec_path, "wb") as f:  # pickle, not torch.save: it refuses torch.memory_format arguments
-            pickle.dump(spec, f)
-        out = {"furthest_stage": "fx", "error": None, "arrays": None}
-        try:
-            reply = self.client.request({"kind": "lower", "spec": spec_path, "out": text_path}, self.timeout)
-            if not reply.get("ok"):
-                out["furthest_stage"], out["error"] = reply.get("stage", "fx"), reply.get("error")
-                return out
-            out["furthest_stage"] = "stablehlo"
-            with open(text_path) as f:
-                text = f.read()
-            if self.transform is not None:
-                text = self.transform(text, spec["target"], node_name)
-            inputs = [to_numpy(x) for x in spec["inputs"]]
-            reply = run_text_on_device(self.client, pjrt_text(text), inputs, self.timeout)
-        except WorkerDied as exc:
-            out["error"] = f"worker crashed or hung: {exc}"
-            return out
-        if not reply.get("ok"):
-            out["furthest_stage"], out["error"] = "stablehlo", reply.get("error")  # did not compile or run
-            return out
-        out["furthest_stage"] = "executed"
-        out["arrays"] = reply["arrays"]
-        return out
-
-
-def _fill_row(row: OpRow, result: dict, golden_leaves: list, atol, rtol, min_pcc) -> list:
-    """Compare and fill in the row; returns the device outputs as tensors (or None)."""
-    row.furthest_stage, row.error = result["furthest_stage"], result["error"]
-    arrays = result["arrays"]
-    if arrays is None:
-        row.ok = False
-        return None
-    golden = [to_numpy(t) for t in golden_leaves]
-    if len(arrays) != len(golden):
-        row.ok, row.error = False, f"{len(arrays)} outputs, PyTorch gives {len(golden)}"
-        return None
-    cmps = [compare(a, g, atol, rtol, min_pcc) for a, g in zip(arrays, golden)]
-    row.pcc = min((c["pcc"] for c in cmps), default=1.0)
-    abs_errors = [c["max_abs_error"] for c in cmps if c["max_abs_error"] is not None]
-    row.max_abs_error = max(abs_errors, default=None)
-    row.ok = all(c["ok"] for c in cmps)
-    if not row.ok and row.error is None:
-        row.error = f"pcc {row.pcc:.6f} below {min_pcc}" if row.pcc < min_pcc else "not allclose"
-    return [torch.from_numpy(a.copy()) if a.dtype.kind != "V" else None for a in arrays]
-
-
-def op_by_op(b, device: str = "cpu", stage: str = "stablehlo", mode: str = "isolated", pcc: float = 0.99,
-             atol: float = 1e-2, rtol: float = 1e-2, timeout: float = DEFAULT_OP_TIMEOUT_S,
-             transform: Optional[Callable] = None, progress: bool = True) -> OpByOpReport:
-    """Run every aten op of `b`'s FX graph on `device` (see module doc). `transform(stablehlo_text, op, node)`,
-    if given, may edit each op's StableHLO before it runs (to try a lowering change, or to test the tool)."""
-    if mode not in MODES:
-        raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
-    if stage != "stablehlo":
-        raise BadInput(f"op-by-op runs the stablehlo stage of each op (got stage={stage!r})")
-    if b.fx_graph is None:
-        raise BadInput(f"op-by-op needs an FX graph; the {b.frontend} frontend has none (use export or dynamo)")
-    dev = find_device(device)
-    if not dev.usable:
-        raise BadInput(f"device {device!r} cannot run ops here: {dev.reason}")
-    t0 = time.perf_counter()
-    if mode == "isolated":
-        rows, total, first, rerun = _isolated(b, dev.name, pcc, atol, rtol, timeout, transform, progress)
-    else:
-        rows, total, first, rerun = _chained(b, dev.name, pcc, atol, rtol, timeout, transform, progress)
-    return OpByOpReport(model=b.model_name, stage=stage, device=dev.name, mode=mode, min_pcc=pcc, rows=rows,
-                        total_ops=total, seconds=time.perf_counter() - t0, first_divergence=first, _rerun=rerun)
-
-
-def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
 
 
 def _recorded_calls(b, timeout: float) -> list:
@@ -169,75 +309,103 @@ def _recorded_calls(b, timeout: float) -> list:
     return [(nodes[name], spec, out) for name, spec, out in calls]
 
 
-def _isolated(b, device, min_pcc, atol, rtol, timeout, transform, progress):
-    unique: dict = {}  # key -> [spec, golden output, row]
-    total = [0]
+def _fx_unit(spec: dict, out) -> Unit:
+    golden = [to_numpy(t) for t in tensor_leaves(out)]
+    return Unit("fx", spec, [to_numpy(x) for x in spec["inputs"]], golden,
+                _new_row(spec["target"], spec["inputs"], "fx"))
 
-    def on_call(node, spec, out):
-        total[0] += 1
-        key = spec_key(spec)
-        if key not in unique:
-            row = OpRow(index=len(unique), op=spec["target"], count=0, inputs=_input_desc(spec), locations=[],
-                        furthest_stage="fx")
-            unique[key] = [spec, [t.clone() for t in tensor_leaves(out)], row]
-        row = unique[key][2]
-        row.count += 1
-        row.nodes.append(node.name)
-        loc = _location(node)
-        if loc and loc not in row.locations:
-            row.locations.append(loc)
 
+def _fx_occurrences(b, timeout: float):
     for node, spec, out in _recorded_calls(b, timeout):
-        on_call(node, spec, out)
-    entries = list(unique.values())
-    runner = _Rows(device, entries, min_pcc, atol, rtol, timeout, transform)
-    client = shared_client(device)
-    with _progress(len(entries), f"{b.model_name} ops", progress) as bar:
-        for i in range(len(entries)):
-            runner.run(client, i)
-            bar.update(1)
-    return [e[2] for e in entries], total[0], None, runner.rerun
+        yield spec_key(spec), (lambda spec=spec, out=out: _fx_unit(spec, out)), node.name, _fx_location(node)
 
 
-class _Rows:
-    """Runs entries [spec, golden outputs, OpRow] and can run one again by index (same inputs)."""
+# --- ONNX units --------------------------------------------------------------------------------------------------
 
-    def __init__(self, device, entries, min_pcc, atol, rtol, timeout, transform):
-        self.device, self.entries = device, entries
-        self.min_pcc, self.atol, self.rtol, self.timeout, self.transform = min_pcc, atol, rtol, timeout, transform
+def _onnx_values(b, timeout: float) -> dict:
+    from .onnx_nodes import recorded_values
 
-    def run(self, client, index: int):
-        spec, golden, row = self.entries[index]
-        t = time.perf_counter()
-        result = _OpRunner(client, self.timeout, self.transform).run(spec, row.nodes[0])
-        outputs = _fill_row(row, result, golden, self.atol, self.rtol, self.min_pcc)
-        row.seconds = time.perf_counter() - t
-        return outputs
+    proto = b.stages["onnx"].module
+    from ..stages.onnx import graph_inputs
 
-    def rerun(self, index: int) -> OpRow:
-        spec, golden, row = self.entries[index]
-        fresh = OpRow(index=row.index, op=row.op, count=row.count, inputs=row.inputs, locations=row.locations,
-                      furthest_stage="fx", nodes=row.nodes)
-        self.entries[index] = [spec, golden, fresh]
-        self.run(shared_client(self.device), index)
-        return fresh
+    feeds = {i.name: to_numpy(x) for i, x in zip(graph_inputs(proto), b.example_inputs)}
+    try:
+        return call_in_fork(lambda: recorded_values(proto, feeds), max(4 * timeout, 60.0),
+                            "recording every node's values (an onnxruntime run)")
+    except ContainedFailure as exc:
+        raise ModelFailed(f"op by op needs one onnxruntime run of the model, and {exc}") from None
+    except Exception as exc:  # onnxruntime refused the model: nothing to compare against
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+        raise ModelFailed(f"op by op needs one onnxruntime run of the model, and onnxruntime refused it: "
+                          f"{first}") from None
 
 
-def _chained(b, device, min_pcc, atol, rtol, timeout, transform, progress):
-    calls = []  # (node, golden output) in graph order
+def _onnx_locations(b) -> dict:
+    """ONNX node name -> the PyTorch source line the exporter recorded for it (short form)."""
+    return {op.attrs.get("node"): op.location.short for op in b.stages["onnx"].ops if op.location}
 
+
+def _onnx_nodes(b):
+    from .onnx_nodes import SKIPPED_OPS
+
+    proto = b.stages["onnx"].module
+    return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
+
+
+def _onnx_unit(b, node, index: int, values: dict, constants: set) -> tuple:
+    from .onnx_nodes import node_outputs, one_node_model
+
+    model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
+    op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
+    return key, Unit("onnx", model, feeds, node_outputs(node, values), _new_row(op, feeds, "onnx"))
+
+
+def _node_name(node, index: int) -> str:
+    return node.name or f"{node.op_type}_{index}"
+
+
+def _onnx_occurrences(b, timeout: float):
+    from .onnx_nodes import constant_names
+
+    values = _onnx_values(b, timeout)
+    constants = constant_names(b.stages["onnx"].module)
+    locations = _onnx_locations(b)
+    for index, node in _onnx_nodes(b):
+        key, unit = _onnx_unit(b, node, index, values, constants)
+        yield key, (lambda unit=unit: unit), _node_name(node, index), locations.get(node.name, "")
+
+
+# --- chained -----------------------------------------------------------------------------------------------------
+
+def _chained(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop):
+    units: list = []
+    rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
+    chain = _onnx_chain if b.frontend == "onnx" else _fx_chain
+    first = None
+    with executor_class(dev) as executor:
+        for unit in chain(b, timeout, progress, lambda u: _run_chained(rows, executor, units, u)):
+            if first is None and unit.row.pcc is not None and unit.row.pcc < min_pcc:
+                first = unit.row
+    return [u.row for u in units], len(units), first, rows.rerun
+
+
+def _run_chained(rows: _Rows, executor, units: list, unit: Unit) -> Optional[list]:
+    unit.row.index, unit.row.count = len(units), 1
+    units.append(unit)
+    return rows.run(executor, unit.row.index)
+
+
+def _fx_chain(b, timeout, progress, run):
+    """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers."""
     calls = [(node, out) for node, _, out in _recorded_calls(b, timeout)]
     golden_of = {node: out for node, out in calls}
     device_env: dict = {}  # node -> the value the device produced (same structure as the golden)
-    entries, first = [], None
-    runner = _Rows(device, entries, min_pcc, atol, rtol, timeout, transform)
     placeholders = [n for n in b.fx_graph.graph.nodes if n.op == "placeholder"]
     env: dict = dict(zip(placeholders, [v.clone() for v in b.argument_values]))
 
     def value_of(n):
         return device_env[n] if n in device_env else env.get(n, golden_of.get(n))
 
-    client = shared_client(device)
     with _progress(len(calls), f"{b.model_name} chained", progress) as bar:
         for node in b.fx_graph.graph.nodes:
             if node.op == "get_attr":
@@ -251,17 +419,38 @@ def _chained(b, device, min_pcc, atol, rtol, timeout, transform, progress):
                 continue
             spec = make_spec(node, args, kwargs)
             spec["inputs"] = [x.clone() for x in spec["inputs"]]
-            row = OpRow(index=len(entries), op=spec["target"], count=1, inputs=_input_desc(spec),
-                        locations=[l for l in [_location(node)] if l], furthest_stage="fx", nodes=[node.name])
-            entries.append([spec, tensor_leaves(golden_of[node]), row])
-            outputs = runner.run(client, row.index)
+            unit = _fx_unit(spec, golden_of[node])
+            unit.row.nodes.append(node.name)
+            unit.row.locations.extend(l for l in [_fx_location(node)] if l)
+            arrays = run(unit)
+            outputs = [from_numpy(a) if a.dtype.kind != "V" else None for a in arrays] if arrays else None
             if outputs is not None and None not in outputs:
                 device_env[node] = _restructure(golden_of[node], outputs)
             # An op that could not run hands on the golden value, so later rows measure their own error.
-            if first is None and row.pcc is not None and row.pcc < min_pcc:
-                first = row
             bar.update(1)
-    return [e[2] for e in entries], len(entries), first, runner.rerun
+            yield unit
+
+
+def _onnx_chain(b, timeout, progress, run):
+    """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers."""
+    from .onnx_nodes import constant_names
+
+    golden = _onnx_values(b, timeout)
+    constants = constant_names(b.stages["onnx"].module)
+    locations = _onnx_locations(b)
+    current = dict(golden)  # name -> value: the device's where it ran, the golden's otherwise
+    nodes = _onnx_nodes(b)
+    with _progress(len(nodes), f"{b.model_name} chained", progress) as bar:
+        for index, node in nodes:
+            _, unit = _onnx_unit(b, node, index, current, constants)
+            unit.golden = [golden[o] for o in node.output if o]
+            unit.row.nodes.append(_node_name(node, index))
+            unit.row.locations.extend(l for l in [locations.get(node.name)] if l)
+            arrays = run(unit)
+            if arrays is not None:
+                current.update(zip([o for o in node.output if o], (np.asarray(a) for a in arrays)))
+            bar.update(1)
+            yield unit
 
 
 def _restructure(golden, tensors: list):

@@ -66,7 +66,9 @@ class RunResult:
 
 
 
-FURTHEST_STAGES = ("fx", "torchfx", "stablehlo", "ttir", "ttnn", "compiled", "executed")
+# How far one op got, in order: its own graph (an FX op, an ONNX node), imported, lowered, the Tenstorrent
+# compiler's stages, executed on the device.
+FURTHEST_STAGES = ("fx", "onnx", "torchfx", "stablehlo", "ttir", "ttnn", "flatbuffer", "executed")
 OP_COLUMNS = ["index", "op", "count", "inputs", "locations", "furthest_stage", "pcc", "max_abs_error", "ok", "error",
               "seconds"]
 
@@ -74,7 +76,7 @@ OP_COLUMNS = ["index", "op", "count", "inputs", "locations", "furthest_stage", "
 @dataclass
 class OpRow:
     index: int  # position among unique ops, in graph order of first occurrence
-    op: str
+    op: str  # aten overload ("aten.mm.default") or ONNX op ("onnx.MatMul")
     count: int
     inputs: list  # "1x3x224x224 float32" per tensor input
     locations: list  # source lines of every occurrence (short form)
@@ -84,7 +86,7 @@ class OpRow:
     ok: bool = False
     error: Optional[str] = None
     seconds: float = 0.0
-    nodes: list = field(default_factory=list)  # FX node names of the occurrences
+    nodes: list = field(default_factory=list)  # FX node / ONNX node names of the occurrences
 
 
 @dataclass
@@ -98,6 +100,8 @@ class OpByOpReport:
     total_ops: int
     seconds: float
     first_divergence: Optional[OpRow] = None  # chained: the first op whose output fell below min_pcc
+    compile_only: bool = False  # nothing executed (tt without a chip): ok means "compiled to a flatbuffer", no PCC
+    frontend: str = ""
     _rerun: object = field(default=None, repr=False)
 
     @property
@@ -119,8 +123,8 @@ class OpByOpReport:
         return pd.DataFrame([{c: getattr(r, c) for c in OP_COLUMNS} for r in self.rows]).set_index("index")
 
     def to_dict(self) -> dict:
-        return {"model": self.model, "stage": self.stage, "device": self.device, "mode": self.mode,
-                "min_pcc": self.min_pcc, "unique_ops": len(self.rows), "total_ops": self.total_ops,
+        return {"model": self.model, "frontend": self.frontend, "stage": self.stage, "device": self.device,
+                "mode": self.mode, "compile_only": self.compile_only, "min_pcc": self.min_pcc, "unique_ops": len(self.rows), "total_ops": self.total_ops,
                 "seconds": self.seconds, "ok": self.ok,
                 "first_divergence": asdict(self.first_divergence) if self.first_divergence else None,
                 "ops": [asdict(r) for r in self.rows]}
@@ -130,8 +134,14 @@ class OpByOpReport:
 
     def summary(self) -> str:
         failed = self.failed()
-        text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}): {len(self.rows)} unique ops of "
-                f"{self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, {self.seconds:.1f}s")
+        if self.compile_only:
+            text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}, compile-only: no chip, no "
+                    f"PCC): {len(self.rows)} unique ops of {self.total_ops}, {len(self.rows) - len(failed)} compile "
+                    f"to a flatbuffer, {len(failed)} do not, {self.seconds:.1f}s")
+        else:
+            text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}): {len(self.rows)} unique "
+                    f"ops of {self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, "
+                    f"{self.seconds:.1f}s")
         if self.first_divergence is not None:
             r = self.first_divergence
             where = ", ".join(r.locations[:1]) or "?"

@@ -6,6 +6,7 @@ stderr and only the protocol stream carries replies. A native abort or hang kill
 reports it as that request's error and starts a fresh worker.
 
   {"kind": "lower", "spec": PATH, "out": PATH}          one-op spec (pickle) -> StableHLO text
+  {"kind": "lower_onnx", "model": PATH, "out": PATH}    one-node ONNX model -> StableHLO text
   {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH}   StableHLO text + npz inputs -> npz outputs
 
 Fault injection, for testing that a crash or hang stays a row: TTBENCH_WORKER_FAULT=abort:OP or hang:OP makes
@@ -110,6 +111,27 @@ def lower(spec_path: str) -> str:
     return full_text(stage.module)
 
 
+def lower_onnx(model_path: str) -> str:
+    """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
+    import onnx
+
+    from ..core import ArgInfo
+    from ..stages.mlir_stage import full_text
+    from ..stages.onnx import OnnxCapture
+    from ..stages.stablehlo import lower as to_stablehlo
+    from ..stages.torchfx import import_onnx
+
+    proto = onnx.load(model_path)
+    _inject_fault(proto.graph.node[0].op_type)
+    arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
+    _, module = import_onnx(OnnxCapture(model=proto, arguments=arguments, values=[None] * len(arguments)))
+    try:
+        stage, _ = to_stablehlo(module, onnx=True)
+    except Exception as exc:
+        raise LoweringFailed(str(exc)) from None
+    return full_text(stage.module)
+
+
 class LoweringFailed(RuntimeError):
     """The op imported into the torch dialect but did not lower to StableHLO."""
 
@@ -128,13 +150,13 @@ def _inject_fault(target: str) -> None:
 def _handle(request: dict, runner: Runner) -> dict:
     import numpy as np
 
-    if request["kind"] == "lower":
+    if request["kind"] in ("lower", "lower_onnx"):
         try:
-            text = lower(request["spec"])
+            text = lower(request["spec"]) if request["kind"] == "lower" else lower_onnx(request["model"])
         except LoweringFailed as exc:
             return {"ok": False, "stage": "torchfx", "error": _one_line(exc)}
-        except Exception as exc:
-            return {"ok": False, "stage": "fx", "error": _one_line(exc)}
+        except Exception as exc:  # did not import: the op's own stage is as far as it got
+            return {"ok": False, "stage": "fx" if request["kind"] == "lower" else "onnx", "error": _one_line(exc)}
         with open(request["out"], "w") as f:
             f.write(text)
         return {"ok": True, "stage": "stablehlo"}
