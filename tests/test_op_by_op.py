@@ -144,3 +144,26 @@ def test_op_by_op_requests_that_cannot_work_are_one_line_errors(zoo_bringup):
     if not any(d.name == "tt" and d.usable for d in tb.devices()):
         with pytest.raises(BadInput, match="tt is compile-only here"):
             b.op_by_op(device="tt", mode="chained")
+
+
+class MaxPool(torch.nn.Module):
+    def __init__(self, read_indices):
+        super().__init__()
+        self.read_indices = read_indices
+
+    def forward(self, x):
+        y, indices = torch.nn.functional.max_pool2d(x, 2, return_indices=True)
+        return torch.nn.functional.max_unpool2d(y, indices, 2) if self.read_indices else y + 1
+
+
+@needs_tt
+def test_an_op_is_compiled_with_only_the_results_the_model_reads():
+    x = torch.randn(1, 2, 8, 8)
+    # resnet's max pool: the graph reads the values, not the indices, and the TT compiler takes that
+    unread = tb.bringup(MaxPool(read_indices=False), x, tt=False).op_by_op(device="tt", progress=False)
+    pool = next(r for r in unread.rows if r.op == "aten.max_pool2d_with_indices.default")
+    assert pool.ok and pool.furthest_stage == "flatbuffer"
+    # ENet's: the indices feed max_unpool2d, so the op is compiled with both results (and torch-mlir fails it)
+    read = tb.bringup(MaxPool(read_indices=True), x, tt=False).op_by_op(progress=False)
+    pool = next(r for r in read.rows if r.op == "aten.max_pool2d_with_indices.default")
+    assert not pool.ok and "xi64>" in pool.error

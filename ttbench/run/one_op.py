@@ -39,12 +39,33 @@ def make_spec(node: torch.fx.Node, args: tuple, kwargs: dict) -> dict:
         return x
 
     margs, mkwargs = tree_map(mark, (tuple(args), dict(kwargs)))
-    return {"target": op_qualname(node.target), "args": margs, "kwargs": mkwargs, "inputs": inputs}
+    return {"target": op_qualname(node.target), "args": margs, "kwargs": mkwargs, "inputs": inputs,
+            "outputs_used": outputs_used(node)}
+
+
+def outputs_used(node: torch.fx.Node):
+    """Indices of a multi-output op's results that the graph reads (None: all of them, or a single result).
+    The one-op graph returns only these, as the op computes in the model: max_pool2d_with_indices whose indices
+    nobody reads lowers differently (and the Tenstorrent compiler takes it) from one whose indices are read."""
+    import operator
+
+    if not node.users or any(u.target is not operator.getitem for u in node.users):
+        return None
+    used = sorted({u.args[1] for u in node.users if u.users})
+    return used or None
+
+
+def used_outputs(spec: dict, out):
+    """The results of one call that the one-op graph returns (see outputs_used)."""
+    used = spec.get("outputs_used")
+    if used is None or not isinstance(out, (tuple, list)):
+        return out
+    return tuple(out[i] for i in used)
 
 
 def spec_key(spec: dict) -> tuple:
     shapes = tuple((tuple(x.shape), str(x.dtype).replace("torch.", "")) for x in spec["inputs"])
-    return spec["target"], shapes, repr((spec["args"], spec["kwargs"]))
+    return spec["target"], shapes, repr((spec["args"], spec["kwargs"], spec.get("outputs_used")))
 
 
 def call(spec: dict, inputs):
@@ -61,7 +82,7 @@ def one_op_graph(spec: dict) -> torch.fx.GraphModule:
     from torch.fx.experimental.proxy_tensor import make_fx
 
     def fn(*inputs):
-        return call(spec, inputs)
+        return used_outputs(spec, call(spec, inputs))
 
     with torch.no_grad():
         return make_fx(fn, tracing_mode="fake")(*[x.clone() for x in spec["inputs"]])

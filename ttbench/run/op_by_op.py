@@ -36,7 +36,7 @@ from .client import WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
 from .golden import from_numpy, to_numpy
-from .one_op import make_spec, spec_key, tensor_leaves
+from .one_op import make_spec, spec_key, tensor_leaves, used_outputs
 from .results import OpByOpReport, OpRow
 from .whole import pjrt_text, run_text_on_device
 
@@ -310,7 +310,7 @@ def _recorded_calls(b, timeout: float) -> list:
 
 
 def _fx_unit(spec: dict, out) -> Unit:
-    golden = [to_numpy(t) for t in tensor_leaves(out)]
+    golden = [to_numpy(t) for t in tensor_leaves(used_outputs(spec, out))]
     return Unit("fx", spec, [to_numpy(x) for x in spec["inputs"]], golden,
                 _new_row(spec["target"], spec["inputs"], "fx"))
 
@@ -425,7 +425,7 @@ def _fx_chain(b, timeout, progress, run):
             arrays = run(unit)
             outputs = [from_numpy(a) if a.dtype.kind != "V" else None for a in arrays] if arrays else None
             if outputs is not None and None not in outputs:
-                device_env[node] = _restructure(golden_of[node], outputs)
+                device_env[node] = _restructure(golden_of[node], outputs, spec["outputs_used"])
             # An op that could not run hands on the golden value, so later rows measure their own error.
             bar.update(1)
             yield unit
@@ -453,9 +453,11 @@ def _onnx_chain(b, timeout, progress, run):
             yield unit
 
 
-def _restructure(golden, tensors: list):
-    """Device outputs (flat) in the structure of the golden output (a tensor or a tuple/list of them)."""
+def _restructure(golden, tensors: list, used=None):
+    """Device outputs (flat) in the structure of the golden output (a tensor or a tuple/list of them); results
+    the one-op graph did not return (not `used`) keep the golden's value."""
     if isinstance(golden, torch.Tensor):
         return tensors[0]
     it = iter(tensors)
-    return type(golden)(next(it) if isinstance(g, torch.Tensor) else g for g in golden)
+    return type(golden)(next(it) if isinstance(g, torch.Tensor) and (used is None or i in used) else g
+                        for i, g in enumerate(golden))
