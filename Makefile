@@ -68,9 +68,10 @@ screenshot: setup
 	  --window-size=1600,1200 --screenshot=$(OUT)/mobilenet_v2/report.png file://$(CURDIR)/$(OUT)/mobilenet_v2/report.html
 	@echo "screenshot: $(OUT)/mobilenet_v2/report.png"
 
-# The zoo status table (docs/status.md, .html, .json): every model x frontend, TT stages and the CPU run included.
+# The zoo status table (docs/status.md, .html, .json): every model x frontend, TT stages and the CPU run included;
+# and the op support table (docs/op_support.md, .json): every op on its own through the TT compiler.
 sweep: setup
-	$(BIN)/ttbench sweep --jobs $(JOBS) --out docs
+	$(BIN)/ttbench sweep --ops --jobs $(JOBS) --out docs
 
 # ONNX's backend node tests through ttbench and bare torch-mlir: docs/onnx_conformance.md and .json (see README
 # for how long it takes; `make test` runs a fixed sample of them against the committed table).

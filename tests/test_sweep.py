@@ -1,5 +1,6 @@
 """The zoo sweep (issue 9): a status table from parallel workers, known failures in one list."""
 import json
+import os
 import subprocess
 import sys
 
@@ -36,3 +37,47 @@ def test_known_failure_list_is_the_one_the_tests_use():
     assert classify({"model": "resnet18", "frontend": "dynamo", "failed_stage": "stablehlo"}, known) == \
         "known failure"
     assert classify({"model": "x", "frontend": "export", "failed_stage": "ttir"}, known) == "new failure"
+
+
+LRN_LOADER = '''import torch
+
+
+class LRN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 4, 3)
+
+    def forward(self, x):
+        return torch.nn.functional.local_response_norm(torch.relu(self.conv(x)), 3)
+
+
+def load():
+    return LRN(), (torch.randn(1, 4, 8, 8),)
+'''
+
+
+def test_sweep_ops_writes_the_op_support_table(tmp_path):
+    from ttbench import optional
+
+    zoo = tmp_path / "zoo"
+    (zoo / "lrn").mkdir(parents=True)
+    (zoo / "lrn" / "loader.py").write_text(LRN_LOADER)
+    (zoo / "mlp").mkdir()
+    (zoo / "mlp" / "loader.py").write_text(open(os.path.join(tb.models.ZOO_DIR, "mlp", "loader.py")).read())
+    out = tmp_path / "docs"
+    tt = optional.tt_plugin().available
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "lrn,mlp", "--frontends",
+                        "export,onnx", "--no-run", "--ops", "--known", str(tmp_path / "none.json"), "--out",
+                        str(out)] + ([] if tt else ["--no-tt"]), capture_output=True, text=True,
+                       env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+    assert (out / "op_support.md").is_file(), r.stdout + r.stderr
+    table = {e["op"]: e for e in json.loads((out / "op_support.json").read_text())["ops"]}
+    assert table["aten.relu.default"]["models"] == ["lrn", "mlp"]
+    assert table["onnx.Relu"]["models"] == ["lrn", "mlp"] and table["onnx.Relu"]["variants_through"] == 2
+    assert all(e["occurrences"] >= e["variants"] >= 1 for e in table.values())
+    if tt:  # the TT compiler refuses LRN's avg_pool3d; the table names it, the model and the line
+        pool = table["aten.avg_pool3d.default"]
+        assert pool["variants_through"] == 0 and pool["worst_stage"] == "stablehlo"
+        assert pool["first_error"].startswith("lrn/export at loader.py:10: ") and "reduce_window" in pool["first_error"]
+        md = (out / "op_support.md").read_text()
+        assert md.index("aten.avg_pool3d.default") < md.index("aten.relu.default")  # failing ops first

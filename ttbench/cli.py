@@ -5,7 +5,7 @@
                     [--input-shape AxB ... | --inputs FILE.npz|DIR] [--dim NAME=VALUE ...]
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
-    ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run]
+    ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
     ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR]
     ttbench doctor
 
@@ -248,7 +248,7 @@ def cmd_sweep(args) -> int:
         print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
 
     rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
-                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress)
+                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress, ops=args.ops)
     print(sw.markdown(rows))
     for r in rows:
         if r["status"] == "known failure now passes":
@@ -351,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
     sw.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
     sw.add_argument("--no-run", action="store_true", help="skip the CPU run against PyTorch")
+    sw.add_argument("--ops", action="store_true", help="also every op on its own (through the TT compiler, or the "
+                    "CPU with --no-tt): writes op_support.md and .json beside the status table")
     sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
     sw.set_defaults(func=cmd_sweep)
     c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")

@@ -37,8 +37,9 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def run_job(model: str, frontend: str, tt: bool, run: bool) -> dict:
-    """One bringup (+ CPU run) -> its row (in the child process)."""
+def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -> dict:
+    """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
+    child process)."""
     import ttbench as tb
 
     t0 = time.perf_counter()
@@ -59,14 +60,30 @@ def run_job(model: str, frontend: str, tt: bool, run: bool) -> dict:
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:
             row["error"] = f"cpu run: {result.message}"
+    if ops:
+        row["op_by_op"] = _job_op_by_op(b, tt)
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
 
 
-def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float) -> dict:
+def _job_op_by_op(b, tt: bool) -> dict:
+    from .core import BadInput, ModelFailed
+    from .op_support import job_ops
+    from .run.devices import device
+
+    tt_device = device("tt")
+    name = "tt" if tt and (tt_device.usable or tt_device.compiles) else "cpu"
+    try:
+        return job_ops(b.op_by_op(device=name, progress=False))
+    except (BadInput, ModelFailed) as exc:
+        return {"device": name, "error": str(exc), "ops": []}
+
+
+def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
-        cmd = [sys.executable, "-m", "ttbench.sweep", "job", model, frontend, out, str(int(tt)), str(int(run))]
+        cmd = [sys.executable, "-m", "ttbench.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
+               str(int(ops))]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **spawn_options())
         except subprocess.TimeoutExpired:
@@ -89,7 +106,8 @@ def classify(row: dict, known: dict) -> str:
 
 
 def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
-          known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S) -> list:
+          known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False) -> list:
+    """Every (model, frontend) as a row; `ops`: each also runs op by op, for the op support table."""
     model_names = list(model_names or models.names())
     unknown = [m for m in model_names if m not in models.names()]
     if unknown:
@@ -104,7 +122,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     done = [0]
 
     def one(job):
-        row = _child(*job, tt=tt, run=run, timeout=timeout)
+        row = _child(*job, tt=tt, run=run, timeout=timeout, ops=ops)
         row["status"] = classify(row, known)
         row["known_reason"] = (known.get(f"{job[0]}/{job[1]}") or {}).get("reason")
         done[0] += 1
@@ -167,13 +185,38 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
     for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_page(rows)),
                        ("status.json", json.dumps({"counts": counts, "rows": rows}, indent=2, default=str) + "\n")):
         paths.append(write_text_atomic(os.path.join(out, name), text))
+    if any("op_by_op" in r for r in rows):
+        paths += write_op_support(rows, out)
     return paths
 
 
+def write_op_support(rows: list, out: str) -> list:
+    """docs/op_support.md and .json from sweep rows that ran op by op."""
+    from . import op_support
+
+    conformance_path = os.path.join(out, "onnx_conformance.json")
+    table = op_support.op_support(rows, op_support.load_conformance(conformance_path))
+    ran = [r["op_by_op"] for r in rows if isinstance(r.get("op_by_op"), dict)]
+    compile_only = any(o.get("compile_only") for o in ran)
+    through = ("through the Tenstorrent compiler to a flatbuffer (compile-only: no chip)" if compile_only else
+               "through " + ", ".join(sorted({o.get("device", "?") for o in ran})) + " against the golden")
+    refused = [f"- {r['model']}/{r['frontend']}: {r['op_by_op']['error']}" for r in rows
+               if isinstance(r.get("op_by_op"), dict) and r["op_by_op"].get("error")]
+    text = ("# Op support\n\nRegenerate with `make sweep`. Every op of every zoo bringup on its own (op by op, "
+            "isolated), " + through + "; a variant is one (op, input shapes, arguments). The ONNX column counts "
+            "ONNX's node tests for that op that reach TTNN (" + ("docs/onnx_conformance.json" if os.path.isfile(
+                conformance_path) else "no conformance table beside this one") + ").\n\n"
+            + op_support.markdown(table, "through")
+            + ("\nBringups with no op-by-op rows:\n" + "\n".join(refused) + "\n" if refused else ""))
+    return [write_text_atomic(os.path.join(out, "op_support.md"), text),
+            write_text_atomic(os.path.join(out, "op_support.json"),
+                              json.dumps({"through": through, "ops": table}, indent=2, default=str) + "\n")]
+
+
 def _job_main(argv) -> int:
-    model, frontend, out, tt, run = argv
+    model, frontend, out, tt, run, ops = argv
     watch_parent()
-    row = run_job(model, frontend, tt == "1", run == "1")
+    row = run_job(model, frontend, tt == "1", run == "1", ops == "1")
     with open(out, "w") as f:
         json.dump(row, f, default=str)
     return 0
