@@ -167,3 +167,20 @@ def test_an_op_is_compiled_with_only_the_results_the_model_reads():
     read = tb.bringup(MaxPool(read_indices=True), x, tt=False).op_by_op(progress=False)
     pool = next(r for r in read.rows if r.op == "aten.max_pool2d_with_indices.default")
     assert not pool.ok and "xi64>" in pool.error
+
+
+def test_a_node_on_onnx_sequences_is_a_row_not_a_stacked_tensor(tmp_path):
+    """SequenceConstruct's output is a list of tensors: it must not be stacked into one tensor and fed on."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("SequenceConstruct", ["r", "x"], ["seq"], name="make_seq"),
+             helper.make_node("ConcatFromSequence", ["seq"], ["cat"], name="concat", axis=0),
+             helper.make_node("Neg", ["cat"], ["y"], name="neg")]
+    graph = helper.make_graph(nodes, "seq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 3])])
+    path = str(tmp_path / "seq.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    b = tb.bringup(path, [np.ones((2, 3), np.float32)], tt=False)
+    rows = {r.nodes[0]: r for r in b.op_by_op(progress=False).rows}
+    assert rows["relu"].ok and rows["neg"].ok
+    for name in ("make_seq", "concat"):
+        assert not rows[name].ok and "'seq' is an ONNX sequence, not a tensor" in rows[name].error

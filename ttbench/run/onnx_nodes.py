@@ -21,8 +21,9 @@ SKIPPED_OPS = ("Constant",)  # values, not computation: their outputs are embedd
 
 
 def recorded_values(proto, feeds: dict) -> dict:
-    """name -> array of every graph input, initializer and node output, from one onnxruntime run (call it in a
-    forked child: a runtime crash must not take the caller)."""
+    """name -> array of every graph input, initializer and node output, from one onnxruntime run, or onnx's
+    reference evaluator where onnxruntime refuses the model (call it in a forked child: a runtime crash must not
+    take the caller)."""
     import onnx
     import onnxruntime as ort
     from onnx import numpy_helper
@@ -36,16 +37,34 @@ def recorded_values(proto, feeds: dict) -> dict:
             if name and name not in graph_outputs and name not in inits:
                 model.graph.output.append(onnx.ValueInfoProto(name=name))
                 graph_outputs.add(name)
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    options.intra_op_num_threads = 1
-    options.log_severity_level = 3
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    names = [o.name for o in session.get_outputs()]
     values = {i.name: np.asarray(numpy_helper.to_array(i)) for i in model.graph.initializer}
     values.update(feeds)
-    values.update(zip(names, (np.asarray(v) for v in session.run(names, feeds))))
+    try:
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        options.intra_op_num_threads = 1
+        options.log_severity_level = 3
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        names = [o.name for o in session.get_outputs()]
+        values.update(zip(names, (_value(v) for v in session.run(names, feeds))))
+    except Exception:  # noqa: BLE001 - onnxruntime lacks an op or type: the reference evaluator, as for the golden
+        from onnx.reference import ReferenceEvaluator
+
+        results = ReferenceEvaluator(proto).run(None, feeds, intermediate=True)
+        values.update((k, _value(v)) for k, v in results.items() if k not in values)
     return values
+
+
+def _value(v):
+    """A tensor as an array; a sequence (list) or map (dict) stays what it is: never stacked into a tensor."""
+    return v if isinstance(v, (list, dict)) else np.asarray(v)
+
+
+def _tensor(values: dict, name: str) -> np.ndarray:
+    value = values[name]
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"'{name}' is an ONNX {'sequence' if isinstance(value, list) else 'map'}, not a tensor")
+    return value
 
 
 def constant_names(proto) -> set:
@@ -73,7 +92,7 @@ def one_node_model(proto, node, values: dict, constants: set, params: str):
         if not name or name in seen:
             continue
         seen.add(name)
-        value = values[name]
+        value = _tensor(values, name)
         elem = helper.np_dtype_to_tensor_dtype(value.dtype)
         if _embedded(name, value, constants, params):
             inits.append(numpy_helper.from_array(value, name))
@@ -82,8 +101,8 @@ def one_node_model(proto, node, values: dict, constants: set, params: str):
             graph_inputs.append(helper.make_tensor_value_info(name, elem, value.shape))
             feeds.append(value)
             signature.append(("input", value.shape, str(value.dtype)))
-    outputs = [helper.make_tensor_value_info(o, helper.np_dtype_to_tensor_dtype(values[o].dtype), values[o].shape)
-               for o in node.output if o]
+    outputs = [helper.make_tensor_value_info(o, helper.np_dtype_to_tensor_dtype(_tensor(values, o).dtype),
+                                             values[o].shape) for o in node.output if o]
     single = onnx.NodeProto()
     single.CopyFrom(node)
     del single.metadata_props[:]  # the source line is the row's; it must not split identical nodes

@@ -52,6 +52,7 @@ class Unit:
     inputs: list  # numpy arrays, in argument order
     golden: list  # numpy arrays, the op's outputs in the whole model's run
     row: OpRow
+    refused: Optional[str] = None  # why the op could not be made a graph of its own (then nothing runs)
 
 
 # --- executors: StableHLO of one op -> how far it got on the device ---------------------------------------------
@@ -119,6 +120,8 @@ EXECUTORS = {"cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}
 
 def _lower(unit: Unit, tmp: str, timeout: float) -> tuple:
     """-> (StableHLO text or None, furthest stage, error)."""
+    if unit.refused:
+        return None, unit.kind, unit.refused
     text_path = os.path.join(tmp, "op.mlir")
     if unit.kind == "fx":
         payload = os.path.join(tmp, "spec.pkl")
@@ -352,11 +355,15 @@ def _onnx_nodes(b):
     return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
 
 
-def _onnx_unit(b, node, index: int, values: dict, constants: set) -> tuple:
+def _onnx_unit(b, node, values: dict, constants: set) -> tuple:
     from .onnx_nodes import node_outputs, one_node_model
 
-    model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
     op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
+    try:
+        model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
+    except Exception as exc:  # noqa: BLE001 - a value no tensor type holds (a sequence, strings): a row, not the end
+        why = f"cannot be made a model of its own: {type(exc).__name__}: {str(exc).strip()[:200]}"
+        return (op, id(node)), Unit("onnx", None, [], [], _new_row(op, [], "onnx"), refused=why)
     return key, Unit("onnx", model, feeds, node_outputs(node, values), _new_row(op, feeds, "onnx"))
 
 
@@ -371,7 +378,7 @@ def _onnx_occurrences(b, timeout: float):
     constants = constant_names(b.stages["onnx"].module)
     locations = _onnx_locations(b)
     for index, node in _onnx_nodes(b):
-        key, unit = _onnx_unit(b, node, index, values, constants)
+        key, unit = _onnx_unit(b, node, values, constants)
         yield key, (lambda unit=unit: unit), _node_name(node, index), locations.get(node.name, "")
 
 
@@ -442,8 +449,8 @@ def _onnx_chain(b, timeout, progress, run):
     nodes = _onnx_nodes(b)
     with _progress(len(nodes), f"{b.model_name} chained", progress) as bar:
         for index, node in nodes:
-            _, unit = _onnx_unit(b, node, index, current, constants)
-            unit.golden = [golden[o] for o in node.output if o]
+            _, unit = _onnx_unit(b, node, current, constants)
+            unit.golden = [golden[o] for o in node.output if o in golden]
             unit.row.nodes.append(_node_name(node, index))
             unit.row.locations.extend(l for l in [locations.get(node.name)] if l)
             arrays = run(unit)
