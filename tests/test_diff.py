@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import ttbench as tb
+from ttbench import optional
 from ttbench.diff import diff_folders
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
@@ -80,6 +81,21 @@ def test_numeric_changes_from_run_results(tmp_path):
     b.export(str(tmp_path / "b"), {"run.json": json.dumps(worse)})
     d = diff_folders(str(tmp_path / "a"), str(tmp_path / "b"))
     assert d.changed and any("pcc 1.000000 -> 0.500000" in n for n in d.numeric)
+
+
+@pytest.mark.skipif(not optional.tt_plugin().available, reason=optional.TT_HINT)
+def test_compile_only_op_regressions_from_op_by_op_results(tmp_path):
+    """Op by op through the TT compiler without a chip has no PCC: an op that stops earlier is the regression."""
+    a = _net(tt=False)
+    report = json.loads(a.op_by_op(device="tt", progress=False).to_json())
+    a.export(str(tmp_path / "a"), {"op_by_op.json": json.dumps(report)})
+    broken = report["ops"][0]  # as the next compiler version might have it
+    broken.update(furthest_stage="stablehlo", error="failed to legalize operation 'stablehlo.dot_general'")
+    a.export(str(tmp_path / "b"), {"op_by_op.json": json.dumps(report)})
+    d = diff_folders(str(tmp_path / "a"), str(tmp_path / "b"))
+    assert d.numeric == [
+        f"op {broken['op']} {', '.join(broken['inputs'])} ({', '.join(broken['locations'][:2])}): got to flatbuffer, "
+        "now stops at stablehlo: failed to legalize operation 'stablehlo.dot_general'"]
 
 
 @pytest.mark.parametrize("model", ["mlp", "bert_tiny"])

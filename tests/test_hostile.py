@@ -300,7 +300,7 @@ def _onnx_file(tmp_path, name, elem_type, dims):
 
 @pytest.mark.parametrize("case", ["absurd onnx dims", "string onnx input", "unallocatable --input-shape",
                                   "tt-timeout 0", "tt-timeout -5", "tt-timeout nan", "tt-timeout inf",
-                                  "op-by-op with onnx"])
+                                  "chained on compile-only tt"])
 def test_bad_input_is_one_line_and_exit_2_before_any_work(tmp_path, case):
     from onnx import TensorProto
 
@@ -312,7 +312,7 @@ def test_bad_input_is_one_line_and_exit_2_before_any_work(tmp_path, case):
         "tt-timeout -5": ["mlp", "--tt-timeout", "-5"],
         "tt-timeout nan": ["mlp", "--tt-timeout", "nan"],
         "tt-timeout inf": ["mlp", "--tt-timeout", "inf"],
-        "op-by-op with onnx": ["mlp", "--frontend", "onnx", "--run", "cpu", "--op-by-op"],
+        "chained on compile-only tt": ["mlp", "--run", "tt", "--op-by-op", "--chained"],  # no chip here
     }[case]
     t0 = time.perf_counter()
     r = ttbench("bringup", *args, "--out", str(tmp_path / "out"), timeout=120)

@@ -370,11 +370,21 @@ def _numeric(left: Side, right: Side, tolerance: float = 1e-4) -> list:
         before = {(r["op"], tuple(r["inputs"])): r for r in oa.get("ops", [])}
         for r in ob.get("ops", []):
             old = before.get((r["op"], tuple(r["inputs"])))
+            where = ", ".join(r.get("locations", [])[:2])
             if old and old.get("pcc") is not None and (r.get("pcc") is None or r["pcc"] < old["pcc"] - tolerance):
-                where = ", ".join(r.get("locations", [])[:2])
                 out.append(f"op {r['op']} {', '.join(r['inputs'])} ({where}): pcc {old['pcc']:.6f} -> "
                            f"{'not run' if r.get('pcc') is None else format(r['pcc'], '.6f')}")
+            elif old and _stage_rank(r.get("furthest_stage")) < _stage_rank(old.get("furthest_stage")):
+                # compile-only rows have no PCC: an op that stops earlier in the compiler is the regression
+                out.append(f"op {r['op']} {', '.join(r['inputs'])} ({where}): got to {old['furthest_stage']}, now "
+                           f"stops at {r['furthest_stage']}: {(r.get('error') or '')[:200]}")
     return out
+
+
+def _stage_rank(stage) -> int:
+    from .run.results import FURTHEST_STAGES
+
+    return FURTHEST_STAGES.index(stage) if stage in FURTHEST_STAGES else -1
 
 
 def diff(a, b, stage: Optional[str] = None) -> IRDiff:

@@ -28,7 +28,8 @@ MANIFEST_SCHEMA = {"versions": ("map", OPT_STR), "model": OPT_STR, "frontend": O
                    "ok": bool, "stages": ("map", STAGE_ENTRY)}
 FINDINGS_SCHEMA = {"summary": {"stages": ("list", dict)}}
 RUN_SCHEMA = {"ok": bool, "pcc": OPT_NUMBER, "stage": OPT_STR, "device": OPT_STR}
-OP_BY_OP_ROW = {"op": str, "inputs": ("list", str), "pcc": OPT_NUMBER, "locations": ("list", str)}
+OP_BY_OP_ROW = {"op": str, "inputs": ("list", str), "pcc": OPT_NUMBER, "locations": ("list", str),
+                "furthest_stage": OPT_STR, "error": OPT_STR}
 OP_BY_OP_SCHEMA = {"ops": ("list", OP_BY_OP_ROW)}
 REQUIRED = {id(MANIFEST_SCHEMA): ("stages",), id(OP_BY_OP_ROW): ("op", "inputs")}
 
