@@ -184,3 +184,15 @@ def test_a_node_on_onnx_sequences_is_a_row_not_a_stacked_tensor(tmp_path):
     assert rows["relu"].ok and rows["neg"].ok
     for name in ("make_seq", "concat"):
         assert not rows[name].ok and "'seq' is an ONNX sequence, not a tensor" in rows[name].error
+
+
+@needs_tt
+def test_a_tt_compiler_crash_is_one_ops_row_and_the_next_op_gets_a_fresh_plugin(zoo_bringup, monkeypatch):
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "abort:stablehlo.maximum")  # mlp's relu, as a fatal plugin error
+    report = zoo_bringup("mlp").op_by_op(device="tt", progress=False)
+    relu = [r for r in report.rows if r.op == "aten.relu.default"]
+    assert len(relu) == 1 and not relu[0].ok and "crashed" in relu[0].error and "SIGABRT" in relu[0].error
+    after = report.rows[relu[0].index + 1:]
+    assert after and all(r.ok and r.furthest_stage == "flatbuffer" for r in after)
+    monkeypatch.delenv("TTBENCH_TT_WORKER_FAULT")
+    assert report.rerun(relu[0].index).furthest_stage == "flatbuffer"  # after a fix: one call, a fresh session

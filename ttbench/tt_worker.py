@@ -63,6 +63,16 @@ def _execute(client, executable, inputs: str, outputs: str) -> None:
     np.savez(outputs, **{f"out{i}": np.asarray(r[0]) for i, r in enumerate(results)})
 
 
+def _inject_fault(source: str) -> None:
+    """For testing that a plugin crash stays one op's row: TTBENCH_TT_WORKER_FAULT=abort:TEXT aborts this process
+    when the module to compile contains TEXT (as the plugin's fatal errors do)."""
+    fault, _, needle = os.environ.get("TTBENCH_TT_WORKER_FAULT", "").partition(":")
+    if fault == "abort" and needle:
+        with open(source) as f:
+            if needle in f.read():
+                os.abort()
+
+
 def serve() -> int:
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # the plugin's prints must not reach the protocol stream
@@ -77,6 +87,7 @@ def serve() -> int:
         if not line.strip():
             continue
         request = json.loads(line)
+        _inject_fault(request["source"])
         try:
             os.makedirs(request["export"], exist_ok=True)
             executable = _compile(client, request["source"], request["export"])
