@@ -81,3 +81,68 @@ def test_sweep_ops_writes_the_op_support_table(tmp_path):
         assert pool["first_error"].startswith("lrn/export at loader.py:10: ") and "reduce_window" in pool["first_error"]
         md = (out / "op_support.md").read_text()
         assert md.index("aten.avg_pool3d.default") < md.index("aten.relu.default")  # failing ops first
+
+
+TINY_LOADER = '''import torch
+
+
+class Tiny(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2
+        {body}
+        return y
+
+
+def load():
+    return Tiny(), (torch.randn(4),)
+'''
+
+
+def _sweep(zoo, out, db, label):
+    return subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny,mlp", "--frontends",
+                           "dynamo", "--no-tt", "--known", str(out.parent / "none.json"), "--out", str(out),
+                           "--db", str(db), "--label", label], capture_output=True, text=True,
+                          env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+
+
+def test_history_names_the_model_that_broke_between_two_sweeps(tmp_path):
+    zoo, db = tmp_path / "zoo", tmp_path / "results.sqlite"
+    (zoo / "tiny").mkdir(parents=True)
+    (zoo / "mlp").mkdir()
+    (zoo / "mlp" / "loader.py").write_text(open(os.path.join(tb.models.ZOO_DIR, "mlp", "loader.py")).read())
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="y = y + x"))
+    first = _sweep(zoo, tmp_path / "one", db, "v1")
+    assert first.returncode == 0, first.stdout + first.stderr
+    # the same model, now with an in-place add that dynamo leaves in the graph (the IR no longer verifies)
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="y.add_(x)"))
+    second = _sweep(zoo, tmp_path / "two", db, "v2")
+    assert second.returncode == 1  # a new failure
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(db), "--html",
+                        str(tmp_path / "history.html")], capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "REGRESSION: tiny/dynamo/args: newly failing: stablehlo" in r.stdout
+    assert "REGRESSION: tiny/dynamo/args: furthest stage moved: stablehlo -> torchfx" in r.stdout
+    assert "mlp/" not in r.stdout  # unchanged
+    page = (tmp_path / "history.html").read_text()
+    assert page.count("<img") == 2 and "newly failing" in page
+    # history is kept: both runs are there, and each run's status table is a query over its own rows
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT label FROM runs ORDER BY id").fetchall() == [("v1",), ("v2",)]
+        assert con.execute("SELECT count(*) FROM jobs").fetchone() == (4,)
+    assert "| tiny | dynamo | pass |" in (tmp_path / "one" / "status.md").read_text()
+    assert "| tiny | dynamo | new failure |" in (tmp_path / "two" / "status.md").read_text()
+    # comparing the named runs the other way round: the fix is no regression
+    back = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(db), "--before", "v2",
+                           "--after", "v1"], capture_output=True, text=True)
+    assert back.returncode == 0 and "newly passing" in back.stdout
+
+
+def test_history_refuses_what_is_not_a_results_database(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database, just text that is long enough to have a header" * 10)
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(bad)], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "is not a ttbench results database" in r.stderr
+    assert bad.read_text().startswith("not a database")  # untouched

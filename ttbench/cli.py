@@ -6,12 +6,15 @@
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
+                  [--db PATH] [--label NAME]
+    ttbench history [--db PATH] [--before RUN] [--after RUN] [--html OUT]
     ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
 pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
-`sweep`: 1 when a failure is not in the known list. `conformance`: 0 when it ran (the table is the result).
+`sweep`: 1 when a failure is not in the known list. `history`: 1 when a job regressed (newly failing, furthest stage
+earlier, PCC drop). `conformance`: 0 when it ran (the table is the result).
 """
 from __future__ import annotations
 
@@ -247,8 +250,14 @@ def cmd_sweep(args) -> int:
     def progress(done, total, row):
         print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
 
+    from .results_db import default_path
+
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    db_path = args.db or default_path(args.out)
     rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
-                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress, ops=args.ops)
+                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress, ops=args.ops, db_path=db_path,
+                    label=args.label)
     print(sw.markdown(rows))
     for r in rows:
         if r["status"] == "known failure now passes":
@@ -257,7 +266,28 @@ def cmd_sweep(args) -> int:
     if args.out:
         for path in sw.write(rows, args.out):
             print(f"wrote {path}")
+    print(f"results appended to {db_path} (`ttbench history --db {db_path}` compares the last two runs)")
     return 1 if any(r["status"] == "new failure" for r in rows) else 0
+
+
+def cmd_history(args) -> int:
+    from . import results_db
+
+    path = args.db or results_db.default_path()
+    if not os.path.isfile(path):
+        raise BadInput(f"no results database at {path}: run `ttbench sweep` first, or give --db PATH")
+    db = results_db.connect(path)
+    before = results_db.resolve_run(db, args.before) if args.before else None
+    after = results_db.resolve_run(db, args.after) if args.after else None
+    result = results_db.history(db, before, after)
+    print(result.text())
+    if args.html:
+        from .export import check_file_target, write_text_atomic
+        from .render.history_html import history_page
+
+        check_file_target(args.html)
+        print(f"wrote {write_text_atomic(args.html, history_page(results_db.series(db), result))}")
+    return 1 if result.regressed else 0
 
 
 def cmd_conformance(args) -> int:
@@ -354,7 +384,17 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--ops", action="store_true", help="also every op on its own (through the TT compiler, or the "
                     "CPU with --no-tt): writes op_support.md and .json beside the status table")
     sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
+    sw.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
+                    "~/.cache/ttbench)")
+    sw.add_argument("--label", help="a name for this run (a compiler version, a date), for `ttbench history`")
     sw.set_defaults(func=cmd_sweep)
+    h = sub.add_parser("history", help="what changed between two sweeps in the results database; exit 1 on a "
+                                       "regression")
+    h.add_argument("--db", help="the results database (default: ~/.cache/ttbench/ttbench_results.sqlite)")
+    h.add_argument("--before", help="the older run: its id or label (default: the one before --after)")
+    h.add_argument("--after", help="the newer run: its id or label (default: the last)")
+    h.add_argument("--html", help="also write a page with each model's furthest stage and PCC over every run")
+    h.set_defaults(func=cmd_history)
     c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
     c.add_argument("--sample", action="store_true", help="the fixed sample of ~40 tests `make test` runs")
     c.add_argument("--tests", help="comma-separated node test names (e.g. test_abs,test_add)")

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
@@ -49,9 +50,11 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
     failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
     hlo = summary.get("stablehlo", {})
-    row = {"model": model, "frontend": frontend, "furthest": ok_stages[-1] if ok_stages else None,
+    row = {"model": model, "frontend": frontend, "params": b.params, "furthest": ok_stages[-1] if ok_stages else None,
            "failed_stage": failed.name if failed else None, "error": failed.error if failed else None,
            "ops": {n: len(s.ops) for n, s in b.stages.items() if s.ok},
+           "stages": {n: {"ok": s.ok, "ops": len(s.ops) if s.ok else None, "seconds": round(s.seconds, 3),
+                          "error": s.error} for n, s in b.stages.items()},
            "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
@@ -106,8 +109,11 @@ def classify(row: dict, known: dict) -> str:
 
 
 def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
-          known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False) -> list:
-    """Every (model, frontend) as a row; `ops`: each also runs op by op, for the op support table."""
+          known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False,
+          db_path: Optional[str] = None, label: Optional[str] = None) -> list:
+    """Every (model, frontend) as a row; `ops`: each also runs op by op, for the op support table. With
+    `db_path`, the run and each row as it finishes are appended to that results database (results_db.py), and
+    the rows returned are read back from it."""
     model_names = list(model_names or models.names())
     unknown = [m for m in model_names if m not in models.names()]
     if unknown:
@@ -120,18 +126,35 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     known = known_failures(known_path)
     todo = [(m, f) for m in model_names for f in frontends]
     done = [0]
+    db = run_id = None
+    if db_path:
+        from . import results_db
+
+        db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
+        run_id = results_db.start_run(db, "sweep", label)
+    lock = threading.Lock()
 
     def one(job):
         row = _child(*job, tt=tt, run=run, timeout=timeout, ops=ops)
+        row.setdefault("params", "args")
         row["status"] = classify(row, known)
         row["known_reason"] = (known.get(f"{job[0]}/{job[1]}") or {}).get("reason")
-        done[0] += 1
+        with lock:  # one writer: sqlite connections are not shared between threads unguarded
+            done[0] += 1
+            if db is not None:
+                results_db.add_job(db, run_id, row)
         if progress:
             progress(done[0], len(todo), row)
         return row
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, todo))
+        rows = list(pool.map(one, todo))
+    if db is None:
+        return rows
+    ordered = {(r["model"], r["frontend"]): i for i, r in enumerate(rows)}  # the table keeps the sweep's order
+    stored = sorted(results_db.job_rows(db, run_id), key=lambda r: ordered[r["model"], r["frontend"]])
+    db.close()
+    return stored
 
 
 COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constants in IR / on device", "weights inlined",

@@ -1,0 +1,228 @@
+"""Every sweep result, kept: an embedded SQLite database that runs only ever append to, and the history over it.
+
+    runs    one row per sweep: when, what kind, a label, the versions of everything that shapes the result, the
+            machine
+    jobs    one row per (run, model, frontend, params): furthest stage, first error, PCC, coverage, constant bytes,
+            seconds, status
+    stages  one row per (job, stage): ok, op count, seconds, error
+
+`history()` compares two runs (by default the last two) job by job: newly failing, newly passing, furthest stage
+moved, PCC drop, time xN. The status table of a sweep is a query over its run (`job_rows`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .core import BadInput
+
+DB_NAME = "ttbench_results.sqlite"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, started REAL NOT NULL, kind TEXT NOT NULL, label TEXT,
+    versions TEXT NOT NULL, machine TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL REFERENCES runs(id), model TEXT NOT NULL,
+    frontend TEXT NOT NULL, params TEXT NOT NULL, furthest TEXT, failed_stage TEXT, error TEXT, status TEXT,
+    pcc REAL, run_ok INTEGER, coverage REAL, embedded_bytes INTEGER, constant_bytes INTEGER, seconds REAL,
+    row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stages (
+    job_id INTEGER NOT NULL REFERENCES jobs(id), stage TEXT NOT NULL, ok INTEGER NOT NULL, ops INTEGER,
+    seconds REAL, error TEXT);
+CREATE INDEX IF NOT EXISTS jobs_by_run ON jobs(run_id);
+"""
+# Stages in pipeline order, for "the furthest stage moved": later is better.
+ORDER = ("fx", "onnx", "torchfx", "stablehlo", "ttir", "ttnn")
+TIME_FACTOR = 2.0  # a job this many times slower (and at least MIN_SLOWER_S slower) is reported
+MIN_SLOWER_S = 5.0
+PCC_DROP = 1e-4
+
+
+def default_path(out: Optional[str] = None) -> str:
+    """Beside the sweep's output when it has one; else in ttbench's cache folder (one history per user)."""
+    if out:
+        return os.path.join(out, DB_NAME)
+    from .tt_plugin import cache_dir
+
+    return os.path.join(cache_dir(), DB_NAME)
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """Open (or create) the database at `path`; refuse a path that is a symlink or not a database."""
+    if os.path.islink(path):
+        raise BadInput(f"{path} is a symlink: give the database file itself")
+    if os.path.isdir(path):
+        raise BadInput(f"{path} is a folder: give a database file (e.g. {os.path.join(path, DB_NAME)})")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise BadInput(f"{parent} does not exist: make the folder for the results database first")
+    try:
+        db = sqlite3.connect(path, timeout=30, check_same_thread=False)  # the sweep writes from its pool, locked
+        db.executescript(SCHEMA)
+    except sqlite3.DatabaseError as exc:
+        raise BadInput(f"{path} is not a ttbench results database ({exc})") from None
+    return db
+
+
+def start_run(db: sqlite3.Connection, kind: str, label: Optional[str] = None) -> int:
+    from .optional import versions
+
+    machine = f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus"
+    with db:
+        cur = db.execute("INSERT INTO runs (started, kind, label, versions, machine) VALUES (?, ?, ?, ?, ?)",
+                         (time.time(), kind, label, json.dumps(versions(), sort_keys=True), machine))
+    return cur.lastrowid
+
+
+def add_job(db: sqlite3.Connection, run_id: int, row: dict) -> None:
+    """One sweep row (see sweep.run_job), as it finished."""
+    with db:
+        cur = db.execute(
+            "INSERT INTO jobs (run_id, model, frontend, params, furthest, failed_stage, error, status, pcc, run_ok,"
+            " coverage, embedded_bytes, constant_bytes, seconds, row) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (run_id, row["model"], row["frontend"], row.get("params") or "args", row.get("furthest"),
+             row.get("failed_stage"), row.get("error"), row.get("status"), row.get("pcc"),
+             None if row.get("run_ok") is None else int(bool(row["run_ok"])), row.get("coverage"),
+             row.get("embedded_bytes"), row.get("constant_bytes"), row.get("seconds"),
+             json.dumps(row, default=str)))
+        for name, stage in (row.get("stages") or {}).items():
+            db.execute("INSERT INTO stages (job_id, stage, ok, ops, seconds, error) VALUES (?, ?, ?, ?, ?, ?)",
+                       (cur.lastrowid, name, int(bool(stage.get("ok"))), stage.get("ops"), stage.get("seconds"),
+                        stage.get("error")))
+
+
+def job_rows(db: sqlite3.Connection, run_id: int) -> list:
+    """The sweep rows of one run, in the order they were added (what the status table shows)."""
+    return [json.loads(r[0]) for r in db.execute("SELECT row FROM jobs WHERE run_id = ? ORDER BY id", (run_id,))]
+
+
+@dataclass
+class Change:
+    model: str
+    frontend: str
+    params: str
+    kind: str  # "newly failing", "newly passing", "furthest stage moved", "pcc drop", "slower", "gone", "new"
+    detail: str
+    regression: bool
+
+
+@dataclass
+class History:
+    before: dict  # the older run: id, started, label, versions
+    after: dict
+    changes: list = field(default_factory=list)  # Change
+
+    @property
+    def regressed(self) -> bool:
+        return any(c.regression for c in self.changes)
+
+    def text(self) -> str:
+        def name(run):
+            return f"run {run['id']} ({run['label'] or run['kind']}, {time.strftime('%Y-%m-%d %H:%M', time.localtime(run['started']))})"
+
+        lines = [f"{name(self.before)} -> {name(self.after)}"]
+        moved = {k: (self.before["versions"].get(k), v) for k, v in self.after["versions"].items()
+                 if self.before["versions"].get(k) != v}
+        lines += [f"  version {k}: {a} -> {b}" for k, (a, b) in sorted(moved.items())]
+        if not self.changes:
+            lines.append("no job changed")
+        for c in self.changes:
+            mark = "REGRESSION" if c.regression else "improved" if c.kind in ("newly passing",) else "changed"
+            lines.append(f"{mark}: {c.model}/{c.frontend}/{c.params}: {c.kind}: {c.detail}")
+        return "\n".join(lines)
+
+
+def _run(db, run_id: int) -> dict:
+    found = db.execute("SELECT id, started, kind, label, versions FROM runs WHERE id = ?", (run_id,)).fetchone()
+    if found is None:
+        raise BadInput(f"no run {run_id} in the results database")
+    return {"id": found[0], "started": found[1], "kind": found[2], "label": found[3],
+            "versions": json.loads(found[4])}
+
+
+def run_ids(db: sqlite3.Connection, kind: Optional[str] = None) -> list:
+    where, args = ("WHERE kind = ?", (kind,)) if kind else ("", ())
+    return [r[0] for r in db.execute(f"SELECT id FROM runs {where} ORDER BY id", args)]
+
+
+def resolve_run(db: sqlite3.Connection, ref: str) -> int:
+    """A run by id, or the last run with that label."""
+    if ref.isdigit():
+        return _run(db, int(ref))["id"]
+    found = db.execute("SELECT id FROM runs WHERE label = ? ORDER BY id DESC LIMIT 1", (ref,)).fetchone()
+    if found is None:
+        raise BadInput(f"no run labelled {ref!r} in the results database (give a run id or a --label used before)")
+    return found[0]
+
+
+def _jobs(db, run_id: int) -> dict:
+    out = {}
+    for model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds in db.execute(
+            "SELECT model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds FROM jobs "
+            "WHERE run_id = ? ORDER BY id", (run_id,)):
+        out[(model, frontend, params)] = {"furthest": furthest, "failed": failed_stage is not None or run_ok == 0,
+                                          "error": error, "pcc": pcc, "seconds": seconds}
+    return out
+
+
+def _rank(stage) -> int:
+    return ORDER.index(stage) if stage in ORDER else -1
+
+
+def history(db: sqlite3.Connection, before: Optional[int] = None, after: Optional[int] = None) -> History:
+    """What changed between two runs (default: the last two of the database)."""
+    ids = run_ids(db)
+    if after is None:
+        if len(ids) < 2 and before is None:
+            raise BadInput(f"the results database holds {len(ids)} run(s): history needs two (run the sweep again)")
+        after = ids[-1]
+    if before is None:
+        older = [i for i in ids if i < after]
+        if not older:
+            raise BadInput(f"no run before run {after} to compare with")
+        before = older[-1]
+    result = History(_run(db, before), _run(db, after))
+    old, new = _jobs(db, before), _jobs(db, after)
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a is None:
+            result.changes.append(Change(*key, "new", f"furthest {b['furthest']}", regression=False))
+            continue
+        if b is None:
+            result.changes.append(Change(*key, "gone", "not in the newer run", regression=False))
+            continue
+        if b["failed"] and not a["failed"]:
+            result.changes.append(Change(*key, "newly failing", b["error"] or "failed", regression=True))
+        elif a["failed"] and not b["failed"]:
+            result.changes.append(Change(*key, "newly passing", f"furthest {b['furthest']}", regression=False))
+        if _rank(b["furthest"]) != _rank(a["furthest"]):
+            worse = _rank(b["furthest"]) < _rank(a["furthest"])
+            result.changes.append(Change(*key, "furthest stage moved", f"{a['furthest']} -> {b['furthest']}",
+                                         regression=worse))
+        if a["pcc"] is not None and (b["pcc"] is None or b["pcc"] < a["pcc"] - PCC_DROP):
+            result.changes.append(Change(*key, "pcc drop", f"{a['pcc']:.6f} -> "
+                                         f"{'not run' if b['pcc'] is None else format(b['pcc'], '.6f')}",
+                                         regression=True))
+        if a["seconds"] and b["seconds"] and b["seconds"] >= TIME_FACTOR * a["seconds"] and \
+                b["seconds"] - a["seconds"] >= MIN_SLOWER_S:
+            result.changes.append(Change(*key, "slower", f"{a['seconds']:.1f} s -> {b['seconds']:.1f} s "
+                                         f"(x{b['seconds'] / a['seconds']:.1f})", regression=False))
+    return result
+
+
+def series(db: sqlite3.Connection) -> dict:
+    """(model, frontend, params) -> [{run, label, started, furthest, pcc, seconds}] over every run, oldest first:
+    what the history page draws."""
+    out: dict = {}
+    for run_id, label, started, model, frontend, params, furthest, pcc, seconds in db.execute(
+            "SELECT runs.id, runs.label, runs.started, model, frontend, params, furthest, pcc, seconds FROM jobs "
+            "JOIN runs ON runs.id = jobs.run_id ORDER BY runs.id, jobs.id"):
+        out.setdefault((model, frontend, params), []).append(
+            {"run": run_id, "label": label, "started": started, "furthest": furthest, "pcc": pcc,
+             "seconds": seconds})
+    return out
