@@ -196,3 +196,20 @@ def test_a_tt_compiler_crash_is_one_ops_row_and_the_next_op_gets_a_fresh_plugin(
     assert after and all(r.ok and r.furthest_stage == "flatbuffer" for r in after)
     monkeypatch.delenv("TTBENCH_TT_WORKER_FAULT")
     assert report.rerun(relu[0].index).furthest_stage == "flatbuffer"  # after a fix: one call, a fresh session
+
+
+class FillsAnEmptyBuffer(torch.nn.Module):
+    def forward(self, x):
+        y = torch.empty(x.shape[0], 3)
+        y[:, 0] = x.sum(1)
+        return y[:, :1] + 1
+
+
+def test_an_op_with_uninitialized_output_is_skipped_not_called_a_compiler_failure():
+    b = tb.bringup(FillsAnEmptyBuffer(), torch.randn(2, 4), tt=False)
+    for mode in ("isolated", "chained"):
+        report = b.op_by_op(mode=mode, progress=False)
+        assert report.ok and "aten.empty.memory_format" not in [r.op for r in report.rows]
+        assert report.skipped == {"aten.empty.memory_format": 1}
+        assert "not run alone (no tensor result, or uninitialized memory): aten.empty.memory_format x1" in \
+            report.summary()

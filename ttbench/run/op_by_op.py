@@ -42,6 +42,10 @@ from .whole import pjrt_text, run_text_on_device
 
 MODES = ("isolated", "chained")
 DEFAULT_OP_TIMEOUT_S = 30.0
+# Ops whose result is uninitialized memory: alone they compute nothing to compile or compare (in the graph a
+# later op writes the buffer). They are counted as skipped, never reported as a compiler failure.
+UNINITIALIZED = ("aten.empty.memory_format", "aten.empty_strided.default", "aten.empty_like.default",
+                 "aten.new_empty.default", "aten.new_empty_strided.default")
 
 
 @dataclass
@@ -221,11 +225,21 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
         raise BadInput(f"op by op needs an FX graph; this {b.frontend} bringup has none (its fx stage failed)")
     t0 = time.perf_counter()
     flow = _isolated if mode == "isolated" else _chained
+    skipped: dict = {}  # op -> occurrences left out (see _skip)
     rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,
-                                     stop_at_first_failure)
+                                     stop_at_first_failure, skipped)
     return OpByOpReport(model=b.model_name, stage=executor_class.stage, device=dev.name, mode=mode, min_pcc=pcc,
                         rows=rows, total_ops=total, seconds=time.perf_counter() - t0, first_divergence=first,
-                        compile_only=compile_only, frontend=b.frontend, _rerun=rerun)
+                        compile_only=compile_only, frontend=b.frontend, skipped=skipped, _rerun=rerun)
+
+
+def _skip(spec: dict, out, skipped: dict) -> bool:
+    """Whether this call is no op to run alone: it returns no tensor (an assertion such as
+    aten._assert_tensor_metadata), or uninitialized memory (UNINITIALIZED). Counted in `skipped`."""
+    if spec["target"] in UNINITIALIZED or not tensor_leaves(out):
+        skipped[spec["target"]] = skipped.get(spec["target"], 0) + 1
+        return True
+    return False
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -234,8 +248,9 @@ def _progress(total: int, desc: str, enabled: bool):
     return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
 
 
-def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure):
-    occurrences = _onnx_occurrences(b, timeout) if b.frontend == "onnx" else _fx_occurrences(b, timeout)
+def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure,
+              skipped):
+    occurrences = _onnx_occurrences(b, timeout) if b.frontend == "onnx" else _fx_occurrences(b, timeout, skipped)
     unique: dict = {}
     for key, make_unit, node_name, location in occurrences:
         if key not in unique:
@@ -318,8 +333,10 @@ def _fx_unit(spec: dict, out) -> Unit:
                 _new_row(spec["target"], spec["inputs"], "fx"))
 
 
-def _fx_occurrences(b, timeout: float):
+def _fx_occurrences(b, timeout: float, skipped: dict):
     for node, spec, out in _recorded_calls(b, timeout):
+        if _skip(spec, out, skipped):
+            continue
         yield spec_key(spec), (lambda spec=spec, out=out: _fx_unit(spec, out)), node.name, _fx_location(node)
 
 
@@ -384,13 +401,13 @@ def _onnx_occurrences(b, timeout: float):
 
 # --- chained -----------------------------------------------------------------------------------------------------
 
-def _chained(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop):
+def _chained(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop, skipped):
     units: list = []
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
     chain = _onnx_chain if b.frontend == "onnx" else _fx_chain
     first = None
     with executor_class(dev) as executor:
-        for unit in chain(b, timeout, progress, lambda u: _run_chained(rows, executor, units, u)):
+        for unit in chain(b, timeout, progress, lambda u: _run_chained(rows, executor, units, u), skipped):
             if first is None and unit.row.pcc is not None and unit.row.pcc < min_pcc:
                 first = unit.row
     return [u.row for u in units], len(units), first, rows.rerun
@@ -402,7 +419,7 @@ def _run_chained(rows: _Rows, executor, units: list, unit: Unit) -> Optional[lis
     return rows.run(executor, unit.row.index)
 
 
-def _fx_chain(b, timeout, progress, run):
+def _fx_chain(b, timeout, progress, run, skipped):
     """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers."""
     calls = [(node, out) for node, _, out in _recorded_calls(b, timeout)]
     golden_of = {node: out for node, out in calls}
@@ -425,6 +442,9 @@ def _fx_chain(b, timeout, progress, run):
                 env[node] = node.target(*args, **kwargs)
                 continue
             spec = make_spec(node, args, kwargs)
+            if _skip(spec, golden_of[node], skipped):  # later ops read its golden value
+                bar.update(1)
+                continue
             spec["inputs"] = [x.clone() for x in spec["inputs"]]
             unit = _fx_unit(spec, golden_of[node])
             unit.row.nodes.append(node.name)
@@ -438,7 +458,7 @@ def _fx_chain(b, timeout, progress, run):
             yield unit
 
 
-def _onnx_chain(b, timeout, progress, run):
+def _onnx_chain(b, timeout, progress, run, _skipped):
     """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers."""
     from .onnx_nodes import constant_names
 

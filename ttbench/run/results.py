@@ -102,6 +102,7 @@ class OpByOpReport:
     first_divergence: Optional[OpRow] = None  # chained: the first op whose output fell below min_pcc
     compile_only: bool = False  # nothing executed (tt without a chip): ok means "compiled to a flatbuffer", no PCC
     frontend: str = ""
+    skipped: dict = field(default_factory=dict)  # op -> occurrences not run alone (no tensor result, uninitialized)
     _rerun: object = field(default=None, repr=False)
 
     @property
@@ -124,7 +125,7 @@ class OpByOpReport:
 
     def to_dict(self) -> dict:
         return {"model": self.model, "frontend": self.frontend, "stage": self.stage, "device": self.device,
-                "mode": self.mode, "compile_only": self.compile_only, "min_pcc": self.min_pcc, "unique_ops": len(self.rows), "total_ops": self.total_ops,
+                "mode": self.mode, "compile_only": self.compile_only, "min_pcc": self.min_pcc, "skipped": self.skipped, "unique_ops": len(self.rows), "total_ops": self.total_ops,
                 "seconds": self.seconds, "ok": self.ok,
                 "first_divergence": asdict(self.first_divergence) if self.first_divergence else None,
                 "ops": [asdict(r) for r in self.rows]}
@@ -142,6 +143,9 @@ class OpByOpReport:
             text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}): {len(self.rows)} unique "
                     f"ops of {self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, "
                     f"{self.seconds:.1f}s")
+        if self.skipped:
+            text += (f"\nnot run alone (no tensor result, or uninitialized memory): "
+                     + ", ".join(f"{op} x{n}" for op, n in sorted(self.skipped.items())))
         if self.first_divergence is not None:
             r = self.first_divergence
             where = ", ".join(r.locations[:1]) or "?"
