@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import ttbench as tb
 from ttbench.sweep import KNOWN_FAILURES, classify, known_failures
 
@@ -146,3 +148,53 @@ def test_history_refuses_what_is_not_a_results_database(tmp_path):
                        text=True)
     assert r.returncode == 2 and "is not a ttbench results database" in r.stderr
     assert bad.read_text().startswith("not a database")  # untouched
+
+
+def _two_model_zoo(tmp_path):
+    zoo = tmp_path / "zoo"
+    (zoo / "tiny").mkdir(parents=True)
+    (zoo / "mlp").mkdir()
+    (zoo / "mlp" / "loader.py").write_text(open(os.path.join(tb.models.ZOO_DIR, "mlp", "loader.py")).read())
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="y = y + x"))
+    return zoo
+
+
+def _rows(out):
+    kept = ("model", "frontend", "params", "status", "furthest", "failed_stage", "error", "ops", "pcc", "run_ok",
+            "coverage", "embedded_bytes", "constant_bytes", "attempts")
+    return [{k: r.get(k) for k in kept} for r in json.loads((out / "status.json").read_text())["rows"]]
+
+
+def test_local_and_ray_engines_give_the_same_rows(tmp_path):
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    zoo = _two_model_zoo(tmp_path)
+    for engine in ("local", "ray"):
+        r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny,mlp", "--frontends",
+                            "export,onnx", "--no-tt", "--engine", engine, "--known", str(tmp_path / "none.json"),
+                            "--out", str(tmp_path / engine)], capture_output=True, text=True,
+                           env={**os.environ, "TTBENCH_MODELS": str(zoo)}, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+    local, ray = _rows(tmp_path / "local"), _rows(tmp_path / "ray")
+    assert len(local) == 4 and all(r["status"] == "pass" and r["pcc"] > 0.999 for r in local)
+    assert local == ray
+
+
+@pytest.mark.parametrize("engine", ["local", "ray"])
+def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
+    if engine == "ray":
+        pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    zoo = _two_model_zoo(tmp_path)
+    marker = tmp_path / "killed-once"
+    faults = {"tiny": f"kill-once:tiny:{marker}", "mlp": "kill:mlp"}
+    for model, fault in faults.items():
+        out = tmp_path / model
+        r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", model, "--frontends", "export",
+                            "--no-tt", "--no-run", "--engine", engine, "--known", str(tmp_path / "none.json"),
+                            "--out", str(out)], capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "TTBENCH_MODELS": str(zoo), "TTBENCH_SWEEP_FAULT": fault})
+        row = _rows(out)[0]
+        assert row["attempts"] == 2, (r.stdout, r.stderr)
+        if model == "tiny":  # killed once: the second attempt is the row
+            assert r.returncode == 0 and row["status"] == "pass"
+        else:  # killed every time: reported, not lost
+            assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]

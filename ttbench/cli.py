@@ -6,7 +6,7 @@
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
-                  [--db PATH] [--label NAME]
+                  [--db PATH] [--label NAME] [--engine local|ray [--address RAY_ADDRESS]]
     ttbench history [--db PATH] [--before RUN] [--after RUN] [--html OUT]
     ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR]
     ttbench doctor
@@ -257,7 +257,7 @@ def cmd_sweep(args) -> int:
     db_path = args.db or default_path(args.out)
     rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
                     known_path=args.known or sw.KNOWN_FAILURES, progress=progress, ops=args.ops, db_path=db_path,
-                    label=args.label)
+                    label=args.label, engine=args.engine, address=args.address)
     print(sw.markdown(rows))
     for r in rows:
         if r["status"] == "known failure now passes":
@@ -387,6 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
                     "~/.cache/ttbench)")
     sw.add_argument("--label", help="a name for this run (a compiler version, a date), for `ttbench history`")
+    sw.add_argument("--engine", choices=("local", "ray"), help="where jobs run: child processes here (default), or "
+                    "Ray tasks (default when RAY_ADDRESS is set; without an address, a local Ray cluster)")
+    sw.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
     sw.set_defaults(func=cmd_sweep)
     h = sub.add_parser("history", help="what changed between two sweeps in the results database; exit 1 on a "
                                        "regression")

@@ -62,6 +62,12 @@ def netron() -> Piece:
     return Piece("netron", bool(version), version or "", "pip install netron")
 
 
+@functools.lru_cache(maxsize=None)
+def ray() -> Piece:
+    version = _version("ray")
+    return Piece("ray", bool(version), version or "", "pip install 'ttbench[ray]' (ray==2.60.0), for sweep --engine ray")
+
+
 def versions() -> dict:
     """Versions of everything that shapes the IR, for manifests and diffs."""
     from . import __version__

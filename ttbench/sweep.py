@@ -13,7 +13,6 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from . import models
@@ -97,7 +96,8 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
                 return json.load(f)
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [""]
         return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
-                "error": f"job {describe_exit(done.returncode)}: {tail[0][:200]}"}
+                "error": f"job {describe_exit(done.returncode)}: {tail[0][:200]}",
+                "killed": done.returncode < 0}  # a signal: the engine runs it once more (executors.py)
 
 
 def classify(row: dict, known: dict) -> str:
@@ -110,10 +110,14 @@ def classify(row: dict, known: dict) -> str:
 
 def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
           known_path: str = KNOWN_FAILURES, progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False,
-          db_path: Optional[str] = None, label: Optional[str] = None) -> list:
-    """Every (model, frontend) as a row; `ops`: each also runs op by op, for the op support table. With
+          db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None,
+          address: Optional[str] = None) -> list:
+    """Every (model, frontend) as a row; `ops`: each also runs op by op, for the op support table. Jobs run on
+    `engine` (executors.py: "local" child processes, or "ray" tasks on the cluster at `address`). With
     `db_path`, the run and each row as it finishes are appended to that results database (results_db.py), and
     the rows returned are read back from it."""
+    from . import executors
+
     model_names = list(model_names or models.names())
     unknown = [m for m in model_names if m not in models.names()]
     if unknown:
@@ -121,8 +125,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     bad = [f for f in frontends if f not in FRONTENDS]
     if bad:
         raise BadInput(f"unknown frontend(s) {', '.join(bad)}: choose from {', '.join(FRONTENDS)}")
-    if jobs < 1:
-        raise BadInput(f"--jobs must be at least 1, got {jobs}")
+    runner = executors.engine(engine, jobs, address)
     known = known_failures(known_path)
     todo = [(m, f) for m in model_names for f in frontends]
     done = [0]
@@ -134,21 +137,22 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
         run_id = results_db.start_run(db, "sweep", label)
     lock = threading.Lock()
 
-    def one(job):
-        row = _child(*job, tt=tt, run=run, timeout=timeout, ops=ops)
+    def finished(index, row):
+        model, frontend = todo[index]
         row.setdefault("params", "args")
         row["status"] = classify(row, known)
-        row["known_reason"] = (known.get(f"{job[0]}/{job[1]}") or {}).get("reason")
+        row["known_reason"] = (known.get(f"{model}/{frontend}") or {}).get("reason")
         with lock:  # one writer: sqlite connections are not shared between threads unguarded
             done[0] += 1
             if db is not None:
                 results_db.add_job(db, run_id, row)
         if progress:
             progress(done[0], len(todo), row)
-        return row
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        rows = list(pool.map(one, todo))
+    try:
+        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops), timeout) for m, f in todo], finished)
+    finally:
+        runner.close()
     if db is None:
         return rows
     ordered = {(r["model"], r["frontend"]): i for i, r in enumerate(rows)}  # the table keeps the sweep's order
@@ -236,9 +240,22 @@ def write_op_support(rows: list, out: str) -> list:
                               json.dumps({"through": through, "ops": table}, indent=2, default=str) + "\n")]
 
 
+def _inject_fault(model: str) -> None:
+    """For testing that a killed job is retried once, then reported: TTBENCH_SWEEP_FAULT=kill:MODEL kills every
+    job of MODEL; kill-once:MODEL:MARKER only the first (it leaves MARKER behind)."""
+    fault = os.environ.get("TTBENCH_SWEEP_FAULT", "").split(":", 2)
+    if len(fault) >= 2 and fault[1] == model:
+        if fault[0] == "kill-once" and len(fault) == 3:
+            if os.path.exists(fault[2]):
+                return
+            open(fault[2], "w").close()
+        os.kill(os.getpid(), 9)
+
+
 def _job_main(argv) -> int:
     model, frontend, out, tt, run, ops = argv
     watch_parent()
+    _inject_fault(model)
     row = run_job(model, frontend, tt == "1", run == "1", ops == "1")
     with open(out, "w") as f:
         json.dump(row, f, default=str)
