@@ -90,6 +90,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_hoist.py
 	$(BIN)/python benchmarks/bench_diff.py
 	$(BIN)/python benchmarks/bench_render.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache
