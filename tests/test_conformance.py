@@ -45,3 +45,23 @@ def test_matches_follows_the_backend_tests_rules():
     assert "values differ" in conformance.matches(a, a + 1, rtol=1e-3, atol=1e-7)
     assert "element type float64" in conformance.matches(a.astype(np.float64), a, rtol=1e-3, atol=1e-7)
     assert "shape" in conformance.matches(a[:1], a, rtol=1e-3, atol=1e-7)
+
+
+def test_conformance_runs_go_into_the_results_database_and_history_compares_them(tmp_path):
+    import sqlite3
+    import subprocess
+    import sys
+
+    db = tmp_path / "results.sqlite"
+    for label in ("first", "second"):
+        r = subprocess.run([sys.executable, "-m", "ttbench.cli", "conformance", "--tests", "test_abs,test_det_2d",
+                            "--no-tt", "--db", str(db), "--label", label], capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT runs.label, runs.kind, model, status FROM jobs JOIN runs ON runs.id = run_id "
+                           "ORDER BY runs.id, model").fetchall()  # appended as they finish
+    assert rows == [("first", "conformance", "test_abs", "pass"), ("first", "conformance", "test_det_2d", "fail"),
+                    ("second", "conformance", "test_abs", "pass"), ("second", "conformance", "test_det_2d", "fail")]
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(db)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0 and "no job changed" in r.stdout, r.stdout + r.stderr

@@ -8,7 +8,7 @@
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
                   [--db PATH] [--label NAME] [--engine local|ray [--address RAY_ADDRESS]]
     ttbench history [--db PATH] [--before RUN] [--after RUN] [--html OUT]
-    ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR]
+    ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR] [--db PATH]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
@@ -303,18 +303,27 @@ def cmd_conformance(args) -> int:
     ops = [o for o in (args.ops or "").split(",") if o] or None
     t0 = time.perf_counter()
 
+    from . import results_db
+
+    db_path = args.db or results_db.default_path(args.out)
+    db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
+    run_id = results_db.start_run(db, "conformance", args.label)
+
     def progress(done, total, row):
         r = row["ttbench"]
         state = "pass" if r.get("cpu") == "match" else (r.get("error") or "?")[:100]
         print(f"[{done}/{total}] {row['test']}: {state}", file=sys.stderr, flush=True)
+        results_db.add_job(db, run_id, results_db.conformance_job(row))
 
     rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress)
+    db.close()
     seconds = time.perf_counter() - t0
     text = conf.markdown(rows, seconds, tt=not args.no_tt)
     print(text if len(rows) <= 200 else "\n".join(text.splitlines()[:12]))
     if args.out:
         for path in conf.write(rows, args.out, seconds, tt=not args.no_tt):
             print(f"wrote {path}")
+    print(f"results appended to {db_path}")
     return 0
 
 
@@ -406,6 +415,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-tt", action="store_true", help="skip the Tenstorrent compile-only stages")
     c.add_argument("--timeout", type=_positive_seconds, default=180.0, help="seconds per test (default 180)")
     c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder")
+    c.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
+                   "~/.cache/ttbench)")
+    c.add_argument("--label", help="a name for this run, for `ttbench history`")
     c.set_defaults(func=cmd_conformance)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)

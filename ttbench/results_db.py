@@ -6,7 +6,7 @@
             seconds, status
     stages  one row per (job, stage): ok, op count, seconds, error
 
-`history()` compares two runs (by default the last two) job by job: newly failing, newly passing, furthest stage
+`history()` compares two runs (by default the last one and the one of the same kind before it) job by job: newly failing, newly passing, furthest stage
 moved, PCC drop, time xN. The status table of a sweep is a query over its run (`job_rows`).
 """
 from __future__ import annotations
@@ -96,6 +96,18 @@ def add_job(db: sqlite3.Connection, run_id: int, row: dict) -> None:
                         stage.get("error")))
 
 
+def conformance_job(row: dict) -> dict:
+    """One ONNX node test of a conformance run (conformance.run_case) as a job row: the test is the model, its
+    path through ttbench the result (reached stage, ttnn when the TT compile got there, CPU match as run_ok)."""
+    path = row.get("ttbench") or {}
+    furthest = "ttnn" if path.get("tt") == "ttnn" else path.get("reached")
+    ok = path.get("cpu") == "match" and path.get("tt") in (None, "ttnn")
+    return {"model": row["test"], "frontend": "onnx", "params": "inline", "furthest": furthest,
+            "failed_stage": None if ok else (furthest or "?"), "error": path.get("error"),
+            "status": "pass" if ok else "fail", "run_ok": path.get("cpu") == "match" if path.get("cpu") else None,
+            "seconds": row.get("seconds"), "op": row.get("op")}
+
+
 def job_rows(db: sqlite3.Connection, run_id: int) -> list:
     """The sweep rows of one run, in the order they were added (what the status table shows)."""
     return [json.loads(r[0]) for r in db.execute("SELECT row FROM jobs WHERE run_id = ? ORDER BY id", (run_id,))]
@@ -178,13 +190,13 @@ def history(db: sqlite3.Connection, before: Optional[int] = None, after: Optiona
     """What changed between two runs (default: the last two of the database)."""
     ids = run_ids(db)
     if after is None:
-        if len(ids) < 2 and before is None:
-            raise BadInput(f"the results database holds {len(ids)} run(s): history needs two (run the sweep again)")
+        if not ids:
+            raise BadInput("the results database holds no run yet: run `ttbench sweep` (or conformance) first")
         after = ids[-1]
     if before is None:
-        older = [i for i in ids if i < after]
+        older = [i for i in run_ids(db, _run(db, after)["kind"]) if i < after]  # a sweep with a sweep
         if not older:
-            raise BadInput(f"no run before run {after} to compare with")
+            raise BadInput(f"no {_run(db, after)['kind']} run before run {after} to compare with")
         before = older[-1]
     result = History(_run(db, before), _run(db, after))
     old, new = _jobs(db, before), _jobs(db, after)
