@@ -65,3 +65,11 @@ def test_conformance_runs_go_into_the_results_database_and_history_compares_them
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(db)], capture_output=True,
                        text=True)
     assert r.returncode == 0 and "no job changed" in r.stdout, r.stdout + r.stderr
+
+
+def test_conformance_on_the_ray_engine_gives_the_same_rows():
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    names = ["test_abs", "test_det_2d", "test_string_concat"]
+    local = conformance.run(names, jobs=1, tt=False)
+    ray = conformance.run(names, jobs=1, tt=False, engine="ray")
+    assert [_state(r) for r in ray] == [_state(r) for r in local] and [r["test"] for r in ray] == names

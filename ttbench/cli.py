@@ -9,6 +9,7 @@
                   [--db PATH] [--label NAME] [--engine local|ray [--address RAY_ADDRESS]]
     ttbench history [--db PATH] [--before RUN] [--after RUN] [--html OUT]
     ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR] [--db PATH]
+                        [--engine local|ray [--address RAY_ADDRESS]]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
@@ -315,7 +316,8 @@ def cmd_conformance(args) -> int:
         print(f"[{done}/{total}] {row['test']}: {state}", file=sys.stderr, flush=True)
         results_db.add_job(db, run_id, results_db.conformance_job(row))
 
-    rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress)
+    rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress,
+                    engine=args.engine, address=args.address)
     db.close()
     seconds = time.perf_counter() - t0
     text = conf.markdown(rows, seconds, tt=not args.no_tt)
@@ -418,6 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
                    "~/.cache/ttbench)")
     c.add_argument("--label", help="a name for this run, for `ttbench history`")
+    c.add_argument("--engine", choices=("local", "ray"), help="local worker processes (default), or Ray tasks of "
+                   "25 tests each (default when RAY_ADDRESS is set)")
+    c.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
     c.set_defaults(func=cmd_conformance)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
