@@ -347,6 +347,16 @@ def cmd_doctor(args) -> int:
     return 0 if ok else 1
 
 
+def _add_run_options(p) -> None:
+    """Where a sweep-like command's jobs run and where its results are kept (sweep, conformance)."""
+    p.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
+                   "~/.cache/ttbench)")
+    p.add_argument("--label", help="a name for this run (a compiler version, a date), for `ttbench history`")
+    p.add_argument("--engine", choices=("local", "ray"), help="where jobs run: worker processes here (default), or "
+                   "Ray tasks (default when RAY_ADDRESS is set; without an address, a private local Ray cluster)")
+    p.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ttbench", description="Every compiler stage of one model, side by side.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -395,12 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--ops", action="store_true", help="also every op on its own (through the TT compiler, or the "
                     "CPU with --no-tt): writes op_support.md and .json beside the status table")
     sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
-    sw.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
-                    "~/.cache/ttbench)")
-    sw.add_argument("--label", help="a name for this run (a compiler version, a date), for `ttbench history`")
-    sw.add_argument("--engine", choices=("local", "ray"), help="where jobs run: child processes here (default), or "
-                    "Ray tasks (default when RAY_ADDRESS is set; without an address, a local Ray cluster)")
-    sw.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
+    _add_run_options(sw)
     sw.set_defaults(func=cmd_sweep)
     h = sub.add_parser("history", help="what changed between two sweeps in the results database; exit 1 on a "
                                        "regression")
@@ -417,12 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-tt", action="store_true", help="skip the Tenstorrent compile-only stages")
     c.add_argument("--timeout", type=_positive_seconds, default=180.0, help="seconds per test (default 180)")
     c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder")
-    c.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
-                   "~/.cache/ttbench)")
-    c.add_argument("--label", help="a name for this run, for `ttbench history`")
-    c.add_argument("--engine", choices=("local", "ray"), help="local worker processes (default), or Ray tasks of "
-                   "25 tests each (default when RAY_ADDRESS is set)")
-    c.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
+    _add_run_options(c)
     c.set_defaults(func=cmd_conformance)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
