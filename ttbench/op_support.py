@@ -64,12 +64,13 @@ def _cells(e: dict) -> list:
             f"{c['ttnn']}/{c['tests']}" if c else "-", (e["first_error"] or "")[:300]]
 
 
-def markdown(table: list, through: str) -> str:
+def markdown(table: list) -> str:
     def esc(s):
         return s.replace("|", "\\|").replace("\n", " ")
 
     failing = [e for e in table if e["variants_through"] < e["variants"]]
-    lines = [f"{len(table)} ops; {len(table) - len(failing)} get every variant {through}, {len(failing)} do not.",
+    lines = [f"{len(table)} ops; {len(table) - len(failing)} get every variant through, {len(failing)} do not "
+             "(listed first).",
              "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(esc(c) for c in _cells(e)) + " |" for e in failing + [e for e in table
                                                                                        if e not in failing]]

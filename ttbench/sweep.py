@@ -125,7 +125,10 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     bad = [f for f in frontends if f not in FRONTENDS]
     if bad:
         raise BadInput(f"unknown frontend(s) {', '.join(bad)}: choose from {', '.join(FRONTENDS)}")
-    runner = executors.engine(engine, jobs, address)
+    if jobs < 1:
+        raise BadInput(f"--jobs must be at least 1, got {jobs}")
+    if engine not in (None, *executors.ENGINES):
+        raise BadInput(f"unknown engine {engine!r}: choose one of {', '.join(executors.ENGINES)}")
     known = known_failures(known_path)
     todo = [(m, f) for m in model_names for f in frontends]
     done = [0]
@@ -149,6 +152,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
         if progress:
             progress(done[0], len(todo), row)
 
+    runner = executors.engine(engine, jobs, address)  # last: a Ray engine starts its cluster here
     try:
         rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops), timeout) for m, f in todo], finished)
     finally:
@@ -233,7 +237,7 @@ def write_op_support(rows: list, out: str) -> list:
             "isolated), " + through + "; a variant is one (op, input shapes, arguments). The ONNX column counts "
             "ONNX's node tests for that op that reach TTNN (" + ("docs/onnx_conformance.json" if os.path.isfile(
                 conformance_path) else "no conformance table beside this one") + ").\n\n"
-            + op_support.markdown(table, "through")
+            + op_support.markdown(table)
             + ("\nBringups with no op-by-op rows:\n" + "\n".join(refused) + "\n" if refused else ""))
     return [write_text_atomic(os.path.join(out, "op_support.md"), text),
             write_text_atomic(os.path.join(out, "op_support.json"),
