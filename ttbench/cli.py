@@ -4,6 +4,7 @@
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--no-tt]
                     [--input-shape AxB ... | --inputs FILE.npz|DIR] [--dim NAME=VALUE ...]
                     [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
+                    [--weights random|meta] [--weights-file F.safetensors]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
                   [--db PATH] [--label NAME] [--engine local|ray [--address RAY_ADDRESS]]
@@ -105,7 +106,7 @@ def _parse_dims(items) -> dict:
     return dims
 
 
-def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=None):
+def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=None, weights=None):
     """NAME or PATH.onnx -> (model, inputs, frontend, display name)."""
     import torch
 
@@ -123,13 +124,15 @@ def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=No
     if is_file:
         if frontend not in (None, "onnx"):
             raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")
+        if weights:
+            raise BadInput(f"--weights chooses how a zoo model is built; {target} is an ONNX file with its own")
         inputs = given if given is not None else tuple(torch.randn(s) for s in input_shapes)
         # validates the file and the inputs before any progress is shown
         proto, inputs = load_onnx(os.path.abspath(target), inputs, dims)
         return proto, inputs, "onnx", os.path.basename(target)
     if dims:
         raise BadInput("--dim fixes named dimensions of an ONNX file's inputs: zoo models have fixed inputs")
-    model, inputs = models.load(target)
+    model, inputs = models.load(target, weights=weights)
     if given is not None:
         if isinstance(given, dict):
             raise BadInput(f"{target} takes its {len(inputs)} input(s) in order: save them as numpy.savez(path, "
@@ -171,10 +174,17 @@ def cmd_bringup(args) -> int:
         from .export import check_file_target
 
         check_file_target(args.save_outputs)
+    if args.weights_file and not os.path.isfile(args.weights_file):
+        raise BadInput(f"--weights-file {args.weights_file} does not exist: give a .safetensors file")
     shapes = [_parse_shape(s) for s in args.input_shape or ()]
     hoist = _parse_hoist(args.hoist)
     model, inputs, frontend, name = _resolve_model(args.model, args.frontend, shapes, args.inputs,
-                                                   _parse_dims(args.dim))
+                                                   _parse_dims(args.dim), args.weights)
+    from .stages.fx import on_meta
+
+    if args.run and on_meta(model) and not args.weights_file:
+        raise BadInput(f"--run needs weight values, and {name} is built on the meta device (shapes only): give "
+                       f"--weights-file FILE.safetensors, or --weights random for a model that fits in memory")
     progress = Progress(FRONTEND_STAGES[frontend])
     b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
                 tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize, hoist=hoist)
@@ -203,7 +213,7 @@ def cmd_bringup(args) -> int:
     extra, compared_ok = {}, True
     if args.run:
         stage = "ttnn" if args.run == "tt" else "stablehlo"
-        result = b.run(stage, device=args.run)
+        result = b.run(stage, device=args.run, weights=args.weights_file)
         against = f" (against {result.golden})" if result.golden else ""
         print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}"
               f"{against}")
@@ -384,6 +394,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
     p.add_argument("--save-outputs", metavar="FILE.npz",
                    help="with --run: save the device's outputs and the golden's (output_N, golden_N)")
+    p.add_argument("--weights", choices=("random", "meta"),
+                   help="zoo models: seeded random weights, or built on the meta device (shapes only: compiles, "
+                        "runs only with --weights-file); default: the model's own (meta for llama_8b/llama_70b)")
+    p.add_argument("--weights-file", metavar="FILE.safetensors",
+                   help="with --run on a model built on meta: its weights by state_dict name, read lazily")
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")

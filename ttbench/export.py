@@ -193,7 +193,7 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
                     shutil.copyfile(content, target)
                 else:
                     _write(target, content)
-        weights = b.weights()
+        weights = {k: v for k, v in b.weights().items() if not v.is_meta}  # a meta-device model's have no bytes
         if weights:
             from safetensors.torch import save_file
 

@@ -5,6 +5,7 @@ Weights are random from a fixed seed; nothing is downloaded.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 
 import torch
@@ -41,10 +42,29 @@ def _loader(name: str):
     return module
 
 
-def load(name: str):
-    """(model in eval mode with seeded random weights, tuple of example inputs)."""
+WEIGHT_MODES = ("random", "meta")
+
+
+def load(name: str, weights: str = None):
+    """(model in eval mode, tuple of example inputs).
+
+    weights="random": seeded random weights. weights="meta": the model is built on the meta device (shapes and
+    dtypes, no storage: what an 8B-parameter LLM needs on a small machine); it compiles but runs only once given
+    weights (Bringup.load_weights). A loader whose load() takes `weights` builds its own meta model with real example
+    inputs; any other is built under torch.device("meta"), inputs included (compile only). None: the loader's
+    default (`DEFAULT_WEIGHTS`, else random)."""
+    if weights is not None and weights not in WEIGHT_MODES:
+        raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
     loader = _loader(name)
+    takes_weights = "weights" in inspect.signature(loader.load).parameters
+    weights = weights or getattr(loader, "DEFAULT_WEIGHTS", "random")
     with torch.random.fork_rng(devices=[]):  # seeded weights without touching the caller's random state
         torch.manual_seed(SEED)
-        model, inputs = loader.load()
+        if takes_weights:
+            model, inputs = loader.load(weights=weights)
+        elif weights == "meta":
+            with torch.device("meta"):
+                model, inputs = loader.load()
+        else:
+            model, inputs = loader.load()
     return model.eval(), tuple(inputs)

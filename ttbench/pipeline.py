@@ -54,6 +54,34 @@ class Bringup:
             out.update({k: torch.from_numpy(v) for k, v in self.hoisted.weights.items()})
         return out
 
+    def missing_values(self) -> list:
+        """Names of the arguments whose tensors are on the meta device (shapes only): a model built on meta, until
+        its weights are loaded (load_weights). Everything that needs numbers refuses while this is not empty."""
+        return [a.name for a, v in zip(self.arguments, self.argument_values) if v.is_meta]
+
+    def load_weights(self, weights) -> "Bringup":
+        """Give a meta-device bringup its weight values: a dict {argument name: tensor} or the path of a
+        .safetensors file (read lazily: only the tensors the graph takes). Names are b.arguments' names, the
+        model's state_dict keys. Each must have the shape and dtype the graph was compiled for. -> self"""
+        from .weights import load_argument_values
+
+        load_argument_values(self, weights)
+        return self
+
+    def _require_values(self, what: str, weights) -> None:
+        if weights is not None:
+            self.load_weights(weights)
+        missing = self.missing_values()
+        if not missing:
+            return
+        inputs = [a.name for a, v in zip(self.arguments, self.argument_values) if v.is_meta and a.role == "input"]
+        if inputs:
+            raise BadInput(f"{what} needs numbers, and example input(s) {', '.join(inputs)} are on the meta device: "
+                           f"bring the model up again with real example inputs")
+        raise BadInput(f"{what} needs weight values, and the model was built on the meta device ({len(missing)} "
+                       f"weights have shapes only, e.g. {missing[0]}): pass weights={{name: tensor}} or the path of "
+                       f"a .safetensors file (names as in b.arguments)")
+
     @property
     def findings(self):
         """In-place ops, inlined constants, lost locations and verifier failures, per stage (computed once)."""
@@ -64,21 +92,27 @@ class Bringup:
         return self._findings
 
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-            pcc: float = 0.99, timeout: float = 600.0, expected=None):
+            pcc: float = 0.99, timeout: float = 600.0, expected=None, weights=None):
         """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
         with the golden: the model run eagerly in PyTorch, onnxruntime for an ONNX file, or the arrays given as
-        `expected` (your own reference outputs, in output order). -> RunResult"""
+        `expected` (your own reference outputs, in output order). `weights` (see load_weights) gives a model
+        built on the meta device its values first. -> RunResult"""
         from .run import run_stage
+
+        self._require_values("running a stage", weights)
 
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
                          expected=expected)
 
     def op_by_op(self, device: str = "cpu", stage: str = None, mode: str = "isolated", pcc: float = 0.99,
-                 atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True):
+                 atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True,
+                 weights=None):
         """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
         `device` ("isolated" or "chained") against that op's golden value. device="tt" compiles each op through
-        TTIR -> TTNN -> flatbuffer (compile-only without a chip). -> OpByOpReport"""
+        TTIR -> TTNN -> flatbuffer (compile-only without a chip). `weights`: as for run(). -> OpByOpReport"""
         from .run import op_by_op
+
+        self._require_values("op by op", weights)
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
                         timeout=timeout, transform=transform, progress=progress)
@@ -93,6 +127,7 @@ class Bringup:
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
+        self._require_values("first_failing_op (it records each op's inputs from one run)", None)
         report = op_by_op(self, device=devices[stage], timeout=timeout, progress=progress,
                           stop_at_first_failure=True)
         failed = report.failed()
@@ -130,6 +165,19 @@ def is_internal_error(exc: BaseException) -> bool:
         innermost = tb.tb_frame.f_code.co_filename
         tb = tb.tb_next
     return innermost is not None and os.path.abspath(innermost).startswith(_TTBENCH_DIR)
+
+
+def _validate_meta(frontend: str, params: str, hoist) -> None:
+    """A model on the meta device has shapes, not numbers: only what works from shapes is accepted."""
+    if frontend != "export":
+        raise BadInput(f"frontend={frontend!r} runs the model, and this one is on the meta device (no weight "
+                       f"values): use frontend='export', or build the model with real weights")
+    if params != "args":
+        raise BadInput("params='inline' puts the weights' values into the IR, and this model is on the meta device "
+                       "(no values): use params='args' (the default)")
+    if hoist is not None:
+        raise BadInput("hoist moves constant values out of the IR, and this model is on the meta device (no "
+                       "values): leave hoist out")
 
 
 def _validate_hoist(options) -> None:
@@ -216,6 +264,8 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         example_inputs = tuple(example_inputs)
     if isinstance(model, torch.nn.Module):
         model = model.eval()
+        if fx.on_meta(model):
+            _validate_meta(frontend, params, hoist)
     names = FRONTEND_STAGES[frontend]
     prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()

@@ -63,6 +63,8 @@ def weights_by_digest(weight_tensors: dict, min_bytes: int = 0) -> dict:
     wins when two weights hold the same bytes): how constants are named by content."""
     out = {}
     for name, (role, tensor) in weight_tensors.items():
+        if tensor.is_meta:  # no bytes (a model built on the meta device): no constant can be this weight
+            continue
         if tensor.numel() * tensor.element_size() >= min_bytes:
             out.setdefault(tensor_digest(tensor), (name, role))
     return out

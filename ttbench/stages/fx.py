@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import itertools
 import operator
 import time
 from dataclasses import dataclass, field
@@ -109,15 +110,25 @@ def inline_placeholders(capture_gm: torch.fx.GraphModule, placeholders: dict) ->
     return torch.fx.GraphModule(holder, graph)
 
 
+def on_meta(model) -> bool:
+    """Whether the module's weights live on the meta device (shapes and dtypes, no storage): built under
+    `with torch.device("meta")`, as big LLMs are. Such a model is captured and compiled, never run."""
+    return isinstance(model, torch.nn.Module) and any(
+        t.is_meta for t in itertools.chain(model.parameters(), model.buffers()))
+
+
 def check_inputs(model, inputs) -> None:
     """Bad input is what the user must fix: not a module, not tensors, or inputs the model cannot run on eagerly
     (that is checked once, up front, so a compiler failure is never mistaken for it). The eager run happens in a
-    forked copy of this process: a model that aborts or hangs must not take the kernel with it."""
+    forked copy of this process: a model that aborts or hangs must not take the kernel with it. A model on the
+    meta device has no numbers to run: torch.export's own shape propagation is its check."""
     if not isinstance(model, torch.nn.Module):
         raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
+    if on_meta(model):
+        return
 
     def eager():
         with torch.no_grad():
@@ -139,9 +150,14 @@ def capture_export(model, inputs: tuple, params: str):
     # must be found out in the forked check first.
     check_inputs(model, inputs)
     t0 = time.perf_counter()
-    program = torch.export.export(model, tuple(inputs), strict=False)
+    # A model on meta is traced with its inputs on meta too: CPU inputs would put device transfers into the graph
+    # (`.to(x.device)` from meta weights) that the real model does not have. The real inputs are still what runs.
+    traced = tuple(x.to("meta") for x in inputs) if on_meta(model) else inputs
+    program = torch.export.export(model, traced, strict=False)
     program = program.run_decompositions(get_decomposition_table())
     gm = program.graph_module
+    if traced is not inputs:
+        _meta_devices_to_cpu(gm)
     state = {**program.state_dict, **program.constants}
     user_inputs = iter(inputs)
     arguments, values, to_inline, weights, constants = [], [], {}, {}, []
@@ -167,6 +183,20 @@ def capture_export(model, inputs: tuple, params: str):
     stage.meta = {"inlined": sorted(to_inline), "constants": constants, "signature": [
         {"placeholder": s.arg.name, "kind": s.kind.name, "target": s.target} for s in program.graph_signature.input_specs]}
     return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm, weights=weights)
+
+
+def _meta_devices_to_cpu(gm: torch.fx.GraphModule) -> None:
+    """Ops traced on meta that make tensors (arange, full, scalar_tensor, ...) name the meta device; the model
+    runs on the CPU, and torch-mlir turns a meta device into a transfer it cannot lower. Name the CPU instead."""
+    meta, cpu = torch.device("meta"), torch.device("cpu")
+
+    def swap(x):
+        return cpu if isinstance(x, torch.device) and x == meta else x
+
+    for node in gm.graph.nodes:
+        if node.op == "call_function":
+            node.args, node.kwargs = torch.fx.node.map_aggregate((node.args, node.kwargs), swap)
+    gm.recompile()
 
 
 _VIEW_MUTATIONS = ("as_strided_", "transpose_", "t_", "squeeze_", "unsqueeze_", "swapdims_", "swapaxes_", "detach_")
