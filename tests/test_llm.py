@@ -127,3 +127,30 @@ def test_cli_refuses_to_run_a_meta_model_without_weights_before_any_work(tmp_pat
     assert r.returncode == 2, r.stdout + r.stderr
     assert "--run needs weight values, and llama_8b is built on the meta device" in r.stderr
     assert not os.path.exists(tmp_path / "out")
+
+
+def test_sweep_takes_a_meta_model_through_export_and_marks_the_other_frontends_not_applicable(tmp_path):
+    zoo = tmp_path / "zoo" / "tiny_llama"
+    zoo.mkdir(parents=True)
+    (zoo / "README.md").write_text("# tiny_llama\nA 2-layer Llama built on meta.\n")
+    (zoo / "loader.py").write_text(textwrap.dedent("""
+        import torch
+        from transformers import LlamaConfig, LlamaForCausalLM
+        DEFAULT_WEIGHTS = "meta"
+        def load(weights=DEFAULT_WEIGHTS):
+            cfg = LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                              num_key_value_heads=2, vocab_size=256)
+            cfg.use_cache = False
+            with torch.device("meta" if weights == "meta" else "cpu"):
+                model = LlamaForCausalLM(cfg)
+            return model, (torch.randint(0, 256, (1, 8)),)
+    """))
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny_llama", "--frontends",
+                        "export,dynamo,onnx", "--no-tt", "--out", str(tmp_path / "out")], capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, TTBENCH_MODELS=str(tmp_path / "zoo")))
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = {row["frontend"]: row for row in json.loads((tmp_path / "out" / "status.json").read_text())["rows"]}
+    assert rows["export"]["status"] == "pass" and rows["export"]["furthest"] == "stablehlo"
+    assert rows["export"]["pcc"] is None  # no weights: nothing ran, and nothing claims it did
+    assert rows["dynamo"]["status"] == rows["onnx"]["status"] == "not applicable"
+    assert "only torch.export traces it" in (tmp_path / "out" / "status.md").read_text()

@@ -42,8 +42,15 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
     child process)."""
     import ttbench as tb
 
+    from .stages.fx import on_meta
+
     t0 = time.perf_counter()
     m, x = tb.models.load(model)
+    meta = on_meta(m)
+    if meta and frontend != "export":  # the other frontends run the model, and it has no numbers
+        return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": None,
+                "error": None, "not_applicable": "built on the meta device: only torch.export traces it",
+                "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
     b = tb.bringup(m, x, frontend=frontend, tt=tt, name=model)
     ok_stages = [n for n, s in b.stages.items() if s.ok]
     failed = b.failed_stage
@@ -57,7 +64,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
            "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
-    if run and b.stages.get("stablehlo") is not None and b.stages["stablehlo"].ok:
+    if run and not meta and b.stages.get("stablehlo") is not None and b.stages["stablehlo"].ok:
         result = b.run("stablehlo", device="cpu")
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:
@@ -101,6 +108,8 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
 
 
 def classify(row: dict, known: dict) -> str:
+    if row.get("not_applicable"):
+        return "not applicable"
     entry = known.get(f"{row['model']}/{row['frontend']}")
     failed = row.get("failed_stage") or (row.get("run_ok") is False and "run")
     if entry:
@@ -186,7 +195,7 @@ def _cells(row: dict) -> list:
     return [row["model"], row["frontend"], row["status"], row.get("furthest") or "-",
             str(row.get("ops", {}).get("stablehlo", "-")), _bytes_cell(row), pct(row.get("weights_inlined")), pct(row.get("coverage")),
             f"{row['pcc']:.6f}" if row.get("pcc") is not None else "-", str(row.get("seconds", "-")),
-            (row.get("error") or "") + (f" [known: {row['known_reason']}]" if row.get("known_reason") else "")]
+            (row.get("error") or row.get("not_applicable") or "") + (f" [known: {row['known_reason']}]" if row.get("known_reason") else "")]
 
 
 def markdown(rows: list) -> str:
@@ -209,7 +218,7 @@ def html_page(rows: list) -> str:
 def write(rows: list, out: str, header: Optional[str] = None) -> list:
     os.makedirs(out, exist_ok=True)
     counts = {s: sum(r["status"] == s for r in rows) for s in
-              ("pass", "known failure", "new failure", "known failure now passes")}
+              ("pass", "known failure", "new failure", "known failure now passes", "not applicable")}
     intro = (header or "# Bringup status\n\nRegenerate with `make sweep`.") + "\n\n" + \
         ", ".join(f"{v} {k}" for k, v in counts.items()) + "\n\n"
     paths = []
