@@ -91,6 +91,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_diff.py
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_sweep.py
+	$(BIN)/python benchmarks/bench_llm.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -154,3 +154,60 @@ def test_sweep_takes_a_meta_model_through_export_and_marks_the_other_frontends_n
     assert rows["export"]["pcc"] is None  # no weights: nothing ran, and nothing claims it did
     assert rows["dynamo"]["status"] == rows["onnx"]["status"] == "not applicable"
     assert "only torch.export traces it" in (tmp_path / "out" / "status.md").read_text()
+
+
+def test_find_repeat_finds_the_run_of_identical_blocks_and_nothing_in_distinct_ops():
+    from ttbench.analysis.repeats import find_repeat
+    from ttbench.core import Op, SourceLoc
+
+    def op(i, name, line):
+        return Op(i, name, SourceLoc("model.py", line), text=f"%v{i} = {name} %v{i - 1} : tensor<4x{line}xf32>")
+
+    prologue = [("embed", 1), ("cast", 2)]
+    block = [(f"op{k}", 10 + k) for k in range(9)]
+    epilogue = [("norm", 40), ("head", 41)]
+    names = prologue + block * 5 + epilogue
+    ops = [op(i, n, line) for i, (n, line) in enumerate(names)]
+    r = find_repeat(ops)
+    assert (r.start, r.length, r.count) == (2, 9, 5)
+    assert r.folded(2 + 9) and not r.folded(2 + 8) and r.twin(2 + 9 * 3 + 4) == 2 + 4
+    assert find_repeat([op(i, f"op{i}", i) for i in range(60)]) is None
+
+
+def test_repeated_layers_are_folded_in_the_view_and_the_findings(tmp_path):
+    layers = 6
+    b = tb.bringup(meta_twin(tiny_config(num_hidden_layers=layers)), (torch.randint(0, 256, (1, 8)),))
+    assert b.ok, b.table()
+    repeats = b.findings.repeats
+    assert repeats["fx"].count == repeats["torchfx"].count == layers  # as written: one decoder layer, 6 times
+    assert all(repeats[s].count >= layers - 1 for s in ("stablehlo", "ttir", "ttnn"))  # CSE may change layer 0
+    page = tmp_path / "report.html"
+    b.save_html(str(page))
+    text = page.read_text()
+    r = repeats["torchfx"]
+    assert f"×{r.count - 1} more of the block above" in text and f"{r.length} × {r.count} repeated" in text
+    assert f"id='op-torchfx-{r.end - 1}'" not in text  # folded: not in the page ...
+    assert len(b.stages["torchfx"].ops) > r.end - 1  # ... but still in the stage (and its exported text)
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(16, 16), torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        y = self.a(x)
+        y.relu_()  # an in-place op in every block: one finding per block
+        y = torch.tanh(self.b(y) * 0.5 + x)
+        return torch.sigmoid(y) * y - x
+
+
+def test_a_finding_repeated_in_every_block_is_listed_once_with_its_count():
+    blocks = 5
+    model = torch.nn.Sequential(*[Block() for _ in range(blocks)])
+    b = tb.bringup(model, (torch.randn(2, 16),), frontend="dynamo", tt=False)
+    inplace = b.findings.of("inplace", "fx")
+    assert len(inplace) == blocks and b.findings.repeats["fx"].count == blocks
+    folded = [(f, n) for f, n in b.findings.folded() if f.kind == "inplace" and f.stage == "fx"]
+    assert [n for _, n in folded] == [blocks]
+    assert sum(n for _, n in b.findings.folded()) == len(b.findings)  # folded, never dropped

@@ -1,7 +1,7 @@
 """Analyses over a Bringup's stages, separate from any rendering: `analyze(b)` -> Findings.
 
 One module per question: inplace (mutation and its lineage), constants (the constant budget), coverage
-(source locations), verifier (MLIR verifier results)."""
+(source locations), verifier (MLIR verifier results); repeats finds the repeated layers they are folded by."""
 from __future__ import annotations
 
 from .constants import DEFAULT_MIN_BYTES, analyze_constants
@@ -9,6 +9,7 @@ from .coverage import analyze_coverage
 from .findings import KINDS, SUMMARY_COLUMNS, Finding, Findings, FindingsSummary
 from .inplace import analyze_inplace
 from .op_kinds import NOT_COUNTED_FOR_COVERAGE
+from .repeats import stage_repeats
 from .verifier import analyze_verifier
 
 __all__ = ["analyze", "Finding", "Findings", "FindingsSummary", "KINDS", "NOT_COUNTED_FOR_COVERAGE"]
@@ -27,4 +28,4 @@ def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     for name, stage in bringup.stages.items():
         status = "ok" if stage.ok else ("skipped" if (stage.error or "").startswith("skipped") else "failed")
         rows.append({"stage": name, "status": status, "ops": len(stage.ops), **columns[name]})
-    return Findings(findings, FindingsSummary(rows, min_bytes))
+    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup))

@@ -112,9 +112,26 @@ def human_bytes(n: int) -> str:
 class Findings(list):
     """A list of Finding, plus the per-stage numbers the analyses measured."""
 
-    def __init__(self, findings, summary: FindingsSummary):
+    def __init__(self, findings, summary: FindingsSummary, repeats: Optional[dict] = None):
         super().__init__(findings)
         self._summary = summary
+        self.repeats = repeats or {}  # stage -> repeats.Repeat: the run of identical blocks (layers) it holds
+
+    def folded(self) -> list:
+        """[(finding, times)]: a finding in a repeated block after the first is counted with its twin in the first
+        block (same kind and message at the same position), so 32 layers' worth reads as one line "x32"."""
+        out, at = [], {}
+        for f in self:
+            r = self.repeats.get(f.stage)
+            index = f.details.get("index") if isinstance(f.details, dict) else None
+            if r is not None and index is not None and r.start <= index < r.end:
+                key = (f.stage, f.kind, f.message, r.twin(index))
+                if key in at:
+                    out[at[key]][1] += 1
+                    continue
+                at[key] = len(out)
+            out.append([f, 1])
+        return [(f, n) for f, n in out]
 
     def summary(self) -> FindingsSummary:
         return self._summary

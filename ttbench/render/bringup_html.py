@@ -35,6 +35,7 @@ CSS = """
 .ttb .ln{color:#6e7781;text-decoration:none;margin-right:6px}
 .ttb .f-inplace{border-left:4px solid #d1242f;background:#ffebe9}.ttb .f-constant{border-left:4px solid #9a6700;background:#fff8c5}
 .ttb .f-location_lost{border-left:4px solid #8250df;background:#fbefff}.ttb .f-verifier{border-left:4px solid #cf222e;background:#ffcecb}
+.ttb .repeat{color:#0550ae;font-style:italic;background:#ddf4ff}
 .ttb .badge{color:#57606a;font-style:italic;margin-left:8px}
 .ttb details.fold>summary{color:#57606a;cursor:pointer;font-style:italic}
 .ttb .failed{color:#cf222e}.ttb .src{border:1px solid #d0d7de;border-radius:4px;margin:8px 0;max-height:40vh;overflow-y:auto}
@@ -98,7 +99,7 @@ def _header(b, findings) -> str:
             f"<tbody>{''.join(rows)}</tbody></table><div class='legend'>{legend}</div>")
 
 
-def _source_pane(b, lines) -> str:
+def _source_pane(b, lines, repeats) -> str:
     names = list(b.stages)
     head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
     rows = []
@@ -106,7 +107,8 @@ def _source_pane(b, lines) -> str:
         cells = []
         for n in names:
             idx = per_stage.get(n)
-            cells.append(f"<td><a href='#op-{html.escape(n)}-{idx[0]}'>{len(idx)}</a></td>" if idx else "<td></td>")
+            first = repeats[n].twin(idx[0]) if idx and n in repeats else (idx[0] if idx else None)
+            cells.append(f"<td><a href='#op-{html.escape(n)}-{first}'>{len(idx)}</a></td>" if idx else "<td></td>")
         rows.append(f"<tr id='src-{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
                     f"{''.join(cells)}</tr>")
     return (f"<details open class='src'><summary>source lines ({len(lines)}): ops per stage, click to jump"
@@ -143,7 +145,17 @@ def _op_line(stage_name, op, found, src_ids) -> str:
             f"{highlight(_short_text(op.text))}{badge}</span>")
 
 
-def _stage_pane(name, stage, by_op, src_ids) -> str:
+def _repeat_head(r) -> str:
+    return (f"<span class='op repeat'>▼ ops {r.start}–{r.start + r.length - 1}: a block of {r.length} ops, "
+            f"×{r.count} (the same ops, source lines and types {r.count} times in a row)</span>")
+
+
+def _repeat_fold(r) -> str:
+    return (f"<span class='op repeat'>▲ ×{r.count - 1} more of the block above: ops {r.start + r.length}–"
+            f"{r.end - 1} are folded here (every op is in the stage text and the export folder)</span>")
+
+
+def _stage_pane(name, stage, by_op, src_ids, repeat=None) -> str:
     if not stage.ok:
         return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)}</h3>"
                 f"<pre class='failed'>{html.escape(stage.error or 'failed')}</pre></section>")
@@ -163,21 +175,32 @@ def _stage_pane(name, stage, by_op, src_ids) -> str:
             parts.extend(run)
         run.clear()
 
-    shown = stage.ops[:PANE_CAP]
-    for op, keep in zip(shown, interesting):
+    visible = [(op, keep) for op, keep in zip(stage.ops, interesting) if repeat is None or not repeat.folded(op.index)]
+    folded_marker = repeat is not None
+    for op, keep in visible[:PANE_CAP]:
+        if repeat is not None and op.index == repeat.start:
+            flush()
+            parts.append(_repeat_head(repeat))
+        if folded_marker and op.index >= repeat.end:
+            flush()
+            parts.append(_repeat_fold(repeat))
+            folded_marker = False
         if keep:
             flush()
             parts.append(_op_line(name, op, by_op.get((name, op.index), []), src_ids))
         else:
             run.append(_plain_line(op))
     flush()
-    rest = stage.ops[PANE_CAP:]
+    if folded_marker and len(visible) <= PANE_CAP:  # the block runs to the stage's last op
+        parts.append(_repeat_fold(repeat))
+    rest = visible[PANE_CAP:]
     if rest:
         more = "".join(_op_line(name, op, by_op.get((name, op.index), []), src_ids) if keep else _plain_line(op)
-                       for op, keep in zip(rest, interesting[PANE_CAP:]))
+                       for op, keep in rest)
         parts.append(f"<details class='fold'><summary>show all ({len(rest)} more ops)</summary>{more}</details>")
+    layers = f" · {repeat.length} × {repeat.count} repeated" if repeat is not None else ""
     return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)} · {len(stage.ops)} ops"
-            f"</h3><pre class='hl'>{''.join(parts)}</pre></section>")
+            f"{layers}</h3><pre class='hl'>{''.join(parts)}</pre></section>")
 
 
 def render_bringup(b, plots: bool = False) -> str:
@@ -186,13 +209,14 @@ def render_bringup(b, plots: bool = False) -> str:
     lines = _source_lines(b)
     src_ids = {loc: k for k, loc in enumerate(lines)}
     by_op = _findings_by_op(findings)
-    panes = "".join(_stage_pane(n, s, by_op, src_ids) for n, s in b.stages.items())
+    repeats = findings.repeats
+    panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n)) for n, s in b.stages.items())
     extra = ""
     if plots:
         from .plots import stage_bars_png
 
         extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
-    return (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines)}"
+    return (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines, repeats)}"
             f"<div class='panes'>{panes}</div></div>")
 
 
