@@ -211,3 +211,39 @@ def test_a_finding_repeated_in_every_block_is_listed_once_with_its_count():
     folded = [(f, n) for f, n in b.findings.folded() if f.kind == "inplace" and f.stage == "fx"]
     assert [n for _, n in folded] == [blocks]
     assert sum(n for _, n in b.findings.folded()) == len(b.findings)  # folded, never dropped
+
+
+TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            vocab_size=256)
+
+
+def test_a_decode_step_updates_its_cache_arguments_in_place_and_says_so():
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        step, inputs = tb.models._loader("llama_8b").load(weights="random", variant="decode", **TINY)
+    b = tb.bringup(step, inputs)
+    assert b.ok, b.table()
+    roles = {a.name: a.role for a in b.arguments}
+    assert [roles[f"caches_{i}"] for i in range(4)] == ["cache"] * 4 and roles["input_ids"] == "input"
+    assert "caches_0" not in b.weights()  # a cache is fed like an input, never saved or inlined as a weight
+    updates = b.findings.of("inplace", "fx")
+    assert len(updates) == 4 and all("updated in place by aten.index_copy_" in f.message for f in updates)
+    handed = b.stages["ttir"].artifacts["ttir.input.stablehlo.mlir"]
+    assert 'ttcore.argument_type = "input", ttir.name = "caches_0"' in handed  # what tt-mlir is told
+    result = b.run()
+    assert result.ok and len(result.arrays) == 5, result.message  # 4 updated caches, then the logits
+    # The golden's caches are the eager model's, after its own in-place update: the new token's slot changed.
+    position = int(inputs[1][0])
+    assert not np.allclose(result.golden_arrays[0][:, :, position], inputs[2][:, :, position].numpy())
+    report = b.op_by_op(progress=False)
+    assert report.rows and not report.failed(), report.summary()
+
+
+def test_zoo_variants():
+    step, inputs = tb.models.load("llama_8b:decode")
+    assert inputs[0].shape == (1, 1) and len(inputs) == 2 + 2 * 32
+    assert all(p.is_meta for p in step.parameters()) and not any(x.is_meta for x in inputs)
+    with pytest.raises(tb.BadInput, match="llama_8b has no variant 'train': choose one of prefill, decode"):
+        tb.models.load("llama_8b:train")
+    with pytest.raises(tb.BadInput, match="mlp has no variant 'decode'"):
+        tb.models.load("mlp:decode")

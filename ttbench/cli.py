@@ -36,25 +36,64 @@ class _Parser(argparse.ArgumentParser):
 
 
 class Progress:
-    """A progress line on stderr: which stage runs, and for how long the bringup has been going."""
+    """A progress line on stderr: which stage runs and for how long (ticking while a stage is silent: an 8B model's
+    capture takes seconds), then each stage's op count as it ends."""
+
+    TICK_S = 1.0  # on a terminal; a log gets a line every LOG_TICK_S instead
+    LOG_TICK_S = 15.0
 
     def __init__(self, stages, stream=sys.stderr):
+        import threading
+
         self.stages, self.stream, self.t0 = list(stages), stream, time.perf_counter()
         self.tty = stream.isatty()
+        self.current, self.since = None, self.t0
+        self.lock, self.stop = threading.Lock(), threading.Event()
+        self.ticker = threading.Thread(target=self._tick, daemon=True)
+        self.ticker.start()
+
+    def _line(self) -> str:
+        i = self.stages.index(self.current) + 1 if self.current in self.stages else 0
+        now = time.perf_counter()
+        return (f"[{i}/{len(self.stages)}] {self.current:<10} {now - self.since:6.1f}s "
+                f"(total {now - self.t0:.1f}s)")
+
+    def _write(self, line: str, newline: bool) -> None:
+        with self.lock:
+            if self.tty:
+                self.stream.write("\r" + line.ljust(60) + ("\n" if newline else ""))
+            else:
+                self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def _tick(self) -> None:
+        last = time.perf_counter()
+        while not self.stop.wait(self.TICK_S):
+            if self.current is None:
+                continue
+            if self.tty:
+                self._write(self._line(), newline=False)
+            elif time.perf_counter() - last >= self.LOG_TICK_S:
+                last = time.perf_counter()
+                self._write(self._line() + " still running", newline=True)
 
     def __call__(self, stage):
-        i = self.stages.index(stage) + 1 if stage in self.stages else 0
-        line = f"[{i}/{len(self.stages)}] {stage:<10} {time.perf_counter() - self.t0:6.1f}s"
-        if self.tty:
-            self.stream.write("\r" + line)
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+        self.current, self.since = stage, time.perf_counter()
+        self._write(self._line(), newline=not self.tty)
+
+    def finished(self, stage) -> None:
+        if stage.error and stage.error.startswith("skipped"):
+            return
+        what = f"{len(stage.ops)} ops" if stage.ok else "failed"
+        self._write(f"      {stage.name:<10} {what}, {time.perf_counter() - self.since:.1f}s", newline=True)
 
     def done(self):
+        self.stop.set()
+        self.current = None
         if self.tty:
-            self.stream.write("\r" + " " * 40 + "\r")
-            self.stream.flush()
+            with self.lock:
+                self.stream.write("\r" + " " * 60 + "\r")
+                self.stream.flush()
 
 
 def _parse_shape(text: str) -> tuple:
@@ -186,9 +225,12 @@ def cmd_bringup(args) -> int:
         raise BadInput(f"--run needs weight values, and {name} is built on the meta device (shapes only): give "
                        f"--weights-file FILE.safetensors, or --weights random for a model that fits in memory")
     progress = Progress(FRONTEND_STAGES[frontend])
-    b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
-                tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize, hoist=hoist)
-    progress.done()
+    try:
+        b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
+                    tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize,
+                    hoist=hoist)
+    finally:
+        progress.done()
     print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
     print(b.table())
     if b.hoisted is not None:

@@ -85,7 +85,7 @@ class ArgInfo:
     """One function argument of the MLIR modules, in order (what to feed when running)."""
 
     name: str  # FX placeholder target / parameter name / ONNX input name
-    role: str  # "input", "parameter", "buffer" or "constant"
+    role: str  # "input", "cache" (an input or buffer the graph updates in place), "parameter", "buffer", "constant"
     shape: tuple
     dtype: str
 

@@ -46,7 +46,8 @@ WEIGHT_MODES = ("random", "meta")
 
 
 def load(name: str, weights: str = None):
-    """(model in eval mode, tuple of example inputs).
+    """(model in eval mode, tuple of example inputs). NAME:VARIANT picks one of a loader's VARIANTS
+    (llama_8b:decode: one decode step with a static KV cache).
 
     weights="random": seeded random weights. weights="meta": the model is built on the meta device (shapes and
     dtypes, no storage: what an 8B-parameter LLM needs on a small machine); it compiles but runs only once given
@@ -55,13 +56,18 @@ def load(name: str, weights: str = None):
     default (`DEFAULT_WEIGHTS`, else random)."""
     if weights is not None and weights not in WEIGHT_MODES:
         raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
+    name, _, variant = name.partition(":")
     loader = _loader(name)
+    variants = getattr(loader, "VARIANTS", ())
+    if variant and variant not in variants:
+        raise BadInput(f"{name} has no variant {variant!r}" + (f": choose one of {', '.join(variants)}" if variants
+                                                               else " (it is one graph)"))
     takes_weights = "weights" in inspect.signature(loader.load).parameters
     weights = weights or getattr(loader, "DEFAULT_WEIGHTS", "random")
     with torch.random.fork_rng(devices=[]):  # seeded weights without touching the caller's random state
         torch.manual_seed(SEED)
         if takes_weights:
-            model, inputs = loader.load(weights=weights)
+            model, inputs = loader.load(weights=weights, **({"variant": variant} if variant else {}))
         elif weights == "meta":
             with torch.device("meta"):
                 model, inputs = loader.load()

@@ -49,7 +49,7 @@ class Bringup:
     def weights(self) -> dict:
         """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR), and
         the tensors hoisted into ml_program globals."""
-        out = {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role != "input"}
+        out = {a.name: v for a, v in zip(self.arguments, self.argument_values) if a.role not in ("input", "cache")}
         if self.hoisted is not None and self.hoisted.to == "globals":
             out.update({k: torch.from_numpy(v) for k, v in self.hoisted.weights.items()})
         return out
@@ -244,7 +244,8 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
 
     A failing stage never raises (unless strict=True): the stages before it stay, later ones are skipped.
     Bad input (wrong types, inputs that do not fit the model, unreadable ONNX) raises BadInput.
-    `progress(stage_name)` is called before each stage starts.
+    `progress(stage_name)` is called before each stage starts, and `progress.finished(stage)` (when the callable
+    has that method) after each one ends, ok or not: big models show each stage's op count as it is known.
     """
     from .stages import fx, onnx, stablehlo, torchfx
     from .stages.tt import compile_tt
@@ -304,9 +305,15 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
             stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0, error=error,
                                        meta={"traceback": traceback.format_exc(limit=-12 if internal else -8),
                                              **({"internal_error": True} if internal else {})})
+            _finished(stages[stage_name])
             return None
         stages[stage_name] = stage
+        _finished(stage)
         return artifact
+
+    def _finished(stage):
+        if hasattr(progress, "finished"):
+            progress.finished(stage)
 
     first = names[0]
     if frontend == "onnx":
@@ -343,6 +350,7 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         if progress:
             progress("ttnn")
         stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", result.failed_stage.name)
+        _finished(stages["ttnn"])
     for stage in stages.values():
         stage._owner = result
     if strict and not result.ok:

@@ -128,7 +128,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     from . import executors
 
     model_names = list(model_names or models.names())
-    unknown = [m for m in model_names if m not in models.names()]
+    unknown = [m for m in model_names if m.partition(":")[0] not in models.names()]
     if unknown:
         raise BadInput(f"unknown model(s) {', '.join(unknown)}: `ttbench models` lists the zoo")
     bad = [f for f in frontends if f not in FRONTENDS]

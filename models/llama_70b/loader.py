@@ -9,9 +9,10 @@ _llama = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_llama)
 
 DEFAULT_WEIGHTS = "meta"
+VARIANTS = _llama.VARIANTS
 
 
-def load(weights: str = DEFAULT_WEIGHTS, **overrides):
+def load(weights: str = DEFAULT_WEIGHTS, variant: str = "prefill", **overrides):
     shape = dict(hidden_size=8192, intermediate_size=28672, num_hidden_layers=80, num_attention_heads=64,
                  num_key_value_heads=8)
-    return _llama.load(weights=weights, **{**shape, **overrides})
+    return _llama.load(weights=weights, variant=variant, **{**shape, **overrides})

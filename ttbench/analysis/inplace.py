@@ -95,7 +95,9 @@ def analyze_inplace(bringup):
         if not stage.ok or stage.name not in ("fx", "torchfx"):
             continue
         ops = inplace_ops(stage)
-        columns[stage.name] = {"inplace": len(ops)}
+        updates = _state_updates(stage)
+        findings.extend(updates)
+        columns[stage.name] = {"inplace": len(ops) + len(updates)}
         # Lineage stops at stablehlo: later stages have no notion of mutation and the line's ops are there.
         later = [s for s in stages[i + 1:] if s.name in ("torchfx", "stablehlo")]
         for op in ops:
@@ -106,3 +108,21 @@ def analyze_inplace(bringup):
                                                           " (no source location to follow it by)"),
                 details={"index": op.index, "lineage": lin}))
     return findings, columns
+
+
+def _state_updates(stage: Stage) -> list:
+    """torch.export functionalizes an in-place update of a graph input or buffer (a KV cache's index_copy_) into a
+    new value the graph returns: the mutation is gone from the IR but not from the model. One finding each."""
+    from ..core import SourceLoc
+
+    out = []
+    for m in stage.meta.get("mutations", ()):
+        loc = SourceLoc(m["file"], m["line"]) if m.get("file") else None
+        how = f"by {m['op']}" if m.get("op") else "through a view"
+        out.append(Finding(
+            kind="inplace", stage=stage.name, op=m.get("op"), location=loc,
+            message=f"{m['kind']} {m['target']} is updated in place {how} (role 'cache'): torch.export "
+                    f"functionalized it, and the graph returns its new value as output {m['output']}",
+            details={"argument": m["target"], "output": m["output"]}))
+    return out
+

@@ -56,9 +56,18 @@ def golden_outputs(b) -> tuple:
         arrays = call_in_fork(captured, core.EAGER_TIMEOUT_S, "the golden (the captured FX graph run by PyTorch)")
         return [to_numpy(t) for t in arrays], TORCH_FX_GRAPH
     if isinstance(model, torch.nn.Module):
+        capture = b.stages["fx"].meta if "fx" in b.stages else {}
+        placeholders = [s["placeholder"] for s in capture.get("signature", ()) if s["kind"] == "USER_INPUT"]
+        mutations = sorted(capture.get("mutations", ()), key=lambda m: m["output"])
+
         def eager():
             with torch.no_grad():
-                return [t.detach().clone() for t in tensor_leaves(model(*[x.clone() for x in b.example_inputs]))]
+                xs = [x.clone() for x in b.example_inputs]
+                outputs = tensor_leaves(model(*xs))
+                # torch.export returns the state the model updates in place (a KV cache) first, then its outputs
+                updated = [xs[placeholders.index(m["target"])] if m["kind"] == "input" else model.get_buffer(m["target"])
+                           for m in mutations]
+                return [t.detach().clone() for t in updated + outputs]
 
         # The user's code, contained (see children.call_in_fork); ContainedFailure says how it ended.
         arrays = call_in_fork(eager, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")

@@ -154,6 +154,7 @@ def capture_export(model, inputs: tuple, params: str):
     # (`.to(x.device)` from meta weights) that the real model does not have. The real inputs are still what runs.
     traced = tuple(x.to("meta") for x in inputs) if on_meta(model) else inputs
     program = torch.export.export(model, traced, strict=False)
+    sites = _mutation_sites(program)  # before functionalization: the in-place ops as the model wrote them
     program = program.run_decompositions(get_decomposition_table())
     gm = program.graph_module
     if traced is not inputs:
@@ -161,15 +162,19 @@ def capture_export(model, inputs: tuple, params: str):
     state = {**program.state_dict, **program.constants}
     user_inputs = iter(inputs)
     arguments, values, to_inline, weights, constants = [], [], {}, {}, []
+    mutations = _mutations(program, sites)
+    mutated = {m["target"] for m in mutations}
     role_of = {"PARAMETER": "parameter", "BUFFER": "buffer", "CONSTANT_TENSOR": "constant", "USER_INPUT": "input"}
     for spec in program.graph_signature.input_specs:
         role = role_of.get(spec.kind.name)
         if role is None:
             raise BadInput(f"unsupported exported input kind {spec.kind.name} ({spec.arg.name})")
         value = next(user_inputs) if role == "input" else state[spec.target]
-        if role != "input":
+        if (spec.target if role == "buffer" else spec.arg.name) in mutated and role in ("input", "buffer"):
+            role = "cache"  # state the graph updates in place (a KV cache): fed like an input, never inlined
+        elif role != "input":
             weights[spec.target] = (role, value)
-        if role == "constant" or (params == "inline" and role != "input"):
+        if role == "constant" or (params == "inline" and role not in ("input", "cache")):
             to_inline[spec.arg.name] = value
             constants.append(constant_record(spec.target, role, value))
             continue
@@ -180,9 +185,38 @@ def capture_export(model, inputs: tuple, params: str):
     stage.text = _graph_text(gm, arguments, "torch.export ExportedProgram (run_decompositions: torch-mlir table)") \
         + "\n# graph signature\n" + "\n".join("# " + l for l in str(program.graph_signature).splitlines()) + "\n"
     stage.ops = fx_ops(gm)
-    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "signature": [
+    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "mutations": mutations, "signature": [
         {"placeholder": s.arg.name, "kind": s.kind.name, "target": s.target} for s in program.graph_signature.input_specs]}
     return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm, weights=weights)
+
+
+def _mutation_sites(program) -> dict:
+    """{placeholder name or buffer target: (in-place op, stack trace)} of the first in-place op on each graph input
+    in the exported (not yet functionalized) program."""
+    from ..analysis.inplace import fx_node_mutates
+
+    targets = {s.arg.name: (s.target if s.kind.name == "BUFFER" else s.arg.name)
+               for s in program.graph_signature.input_specs}
+    sites: dict = {}
+    for node in program.graph_module.graph.nodes:
+        if node.op == "call_function" and node.args and isinstance(node.args[0], torch.fx.Node) \
+                and node.args[0].name in targets and fx_node_mutates(node):
+            sites.setdefault(targets[node.args[0].name], (node_op_name(node), node.meta.get("stack_trace")))
+    return sites
+
+
+def _mutations(program, sites: dict) -> list:
+    """The inputs and buffers the graph updates in place, in the order torch.export returns their new values
+    (they come first among the graph's outputs): [{"output", "kind", "target", "op", "location"}]."""
+    out = []
+    for i, spec in enumerate(program.graph_signature.output_specs):
+        if spec.kind.name in ("USER_INPUT_MUTATION", "BUFFER_MUTATION"):
+            op, trace = sites.get(spec.target, (None, None))
+            loc = user_frame(frames_from_stack_trace(trace))
+            out.append({"output": i, "kind": "input" if spec.kind.name == "USER_INPUT_MUTATION" else "buffer",
+                        "target": spec.target, "op": op, "file": loc.file if loc else None,
+                        "line": loc.line if loc else None})
+    return out
 
 
 def _meta_devices_to_cpu(gm: torch.fx.GraphModule) -> None:

@@ -15,7 +15,10 @@ from ..scratch import remove_orphans, scratch_dir
 FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 
 # ArgInfo.role -> tt-mlir's ttcore.argument_type: parameters and buffers may be hoisted into const-eval.
-TT_ROLES = {"input": "input", "parameter": "parameter", "buffer": "parameter", "constant": "constant"}
+# tt-mlir's argument types are input / parameter / constant: a cache is an input the program updates (its
+# `ttir.name` says which); parameters and constants are what tt-mlir may hoist and const-evaluate.
+TT_ROLES = {"input": "input", "cache": "input", "parameter": "parameter", "buffer": "parameter",
+            "constant": "constant"}
 
 
 
