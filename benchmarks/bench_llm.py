@@ -7,10 +7,11 @@ kernel's own high-water marks (ru_maxrss of the process and of its largest child
 
 1. llama_8b prefill (32 layers, width 4096, vocabulary 128256, 128 tokens)   target: < 2 min, < 4 GB
 2. llama_70b prefill (80 layers, width 8192)                                   target: < 6 min, < 8 GB
+   llama_8b:decode, one step with a 256-slot static KV cache, and op by op of a tiny decode step on the CPU
 3. Llama-3.2-1B's shapes (16 layers, width 2048): random weights (today's path) vs meta, same work, ratios;
    and torch-mlir's own export_and_import of the materialised 1B model to the torch dialect, for the record.
 
-    python benchmarks/bench_llm.py [CASES]     (default: all; e.g. 8b,70b or 1b)
+    python benchmarks/bench_llm.py [CASES]     (default: all: 8b,70b,decode,1b)
 """
 import json
 import os
@@ -71,11 +72,22 @@ _EPILOGUE = textwrap.dedent("""
 ONE_B = "hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32, " \
         "num_key_value_heads=8, tie_word_embeddings=True"
 
+TINY = "hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, " \
+       "vocab_size=256"
+
 CASES = {
     "8b": "m, x = models.load('llama_8b'); b0 = time.perf_counter() - t0\n"
           "result = {'build_s': b0, **bringup_and_report(m, x, 'llama_8b')}",
     "70b": "m, x = models.load('llama_70b'); b0 = time.perf_counter() - t0\n"
            "result = {'build_s': b0, **bringup_and_report(m, x, 'llama_70b')}",
+    "8b-decode": "m, x = models.load('llama_8b:decode'); b0 = time.perf_counter() - t0\n"
+                 "result = {'build_s': b0, **bringup_and_report(m, x, 'llama_8b_decode')}",
+    "decode-op-by-op": "torch.manual_seed(0)\n"
+                       f"m, x = models._loader('llama_8b').load(weights='random', variant='decode', {TINY})\n"
+                       "b0 = time.perf_counter() - t0; b = tb.bringup(m, x, tt=False)\n"
+                       "t = time.perf_counter(); rep = b.op_by_op(progress=False)\n"
+                       "result = {'build_s': b0, 'op_by_op_s': time.perf_counter() - t, 'unique': len(rep.rows),"
+                       " 'total': rep.total_ops, 'failed': len(rep.failed())}",
     "1b-random": f"m, x = llama('random', {ONE_B}); b0 = time.perf_counter() - t0\n"
                  "result = {'build_s': b0, **bringup_and_report(m.eval(), x, 'llama_1b')}",
     "1b-meta": f"m, x = llama('meta', {ONE_B}); b0 = time.perf_counter() - t0\n"
@@ -124,12 +136,18 @@ def show(name: str, r: dict, target=None) -> None:
 
 
 def main() -> None:
-    wanted = (sys.argv[1] if len(sys.argv) > 1 else "8b,70b,1b").split(",")
+    wanted = (sys.argv[1] if len(sys.argv) > 1 else "8b,70b,decode,1b").split(",")
     print(f"{REPEAT} run(s) per case (BENCH_REPEAT), medians; each case in a fresh interpreter", flush=True)
     if "8b" in wanted:
         show("llama_8b prefill -> ttnn (meta)", runs("8b"), (120, 4))
     if "70b" in wanted:
         show("llama_70b prefill -> ttnn (meta)", runs("70b"), (360, 8))
+    if "decode" in wanted:
+        show("llama_8b decode step (static KV cache, 256 slots) -> ttnn (meta)", runs("8b-decode"), (120, 4))
+        r = runs("decode-op-by-op")
+        print(f"llama decode step, tiny config (2 layers, width 64, random weights), op by op on the CPU: "
+              f"{r['unique']:.0f} unique of {r['total']:.0f} ops, {r['failed']:.0f} failed, {r['op_by_op_s']:.1f} s",
+              flush=True)
     if "1b" in wanted:
         random, meta = runs("1b-random"), runs("1b-meta")
         show("llama 1B shapes, random weights (today's path)", random)

@@ -247,3 +247,16 @@ def test_zoo_variants():
         tb.models.load("llama_8b:train")
     with pytest.raises(tb.BadInput, match="mlp has no variant 'decode'"):
         tb.models.load("mlp:decode")
+
+
+def test_export_keeps_tied_weights(tmp_path):
+    """Tied weights (an LM head sharing the embedding) are one tensor under two names: safetensors refuses shared
+    memory, and the export must still write both names (it used to fail at the end, the folder lost)."""
+    from safetensors.torch import load_file
+
+    cfg = tiny_config(tie_word_embeddings=True)
+    model, _ = real_weights(cfg)
+    b = tb.bringup(model, (torch.randint(0, cfg.vocab_size, (1, 8)),), tt=False)
+    saved = load_file(str(tmp_path / "out" / "weights.safetensors")) if b.export(str(tmp_path / "out")) else {}
+    tied = [n for n in saved if n.endswith("embed_tokens.weight") or n == "lm_head.weight"]
+    assert tied and all(torch.equal(saved[n], model.get_parameter(n)) for n in tied)

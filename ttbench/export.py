@@ -197,7 +197,7 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
         if weights:
             from safetensors.torch import save_file
 
-            save_file({k: v.detach().contiguous() for k, v in weights.items()}, os.path.join(tmp, "weights.safetensors"))
+            save_file(_unshared(weights), os.path.join(tmp, "weights.safetensors"))
         _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
         b.save_html(os.path.join(tmp, REPORT))
         for fname, text in (extra_files or {}).items():
@@ -208,6 +208,18 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return directory
+
+
+def _unshared(weights: dict) -> dict:
+    """Tensors safetensors will write: contiguous, and a tensor whose memory another name already uses (tied
+    weights: an LM head sharing the embedding) copied, since safetensors refuses shared memory."""
+    out, seen = {}, set()
+    for name, value in weights.items():
+        value = value.detach().contiguous()
+        storage = value.untyped_storage().data_ptr()
+        out[name] = value.clone() if storage in seen else value
+        seen.add(storage)
+    return out
 
 
 def _replace_dir(src: str, dst: str) -> None:
