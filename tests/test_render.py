@@ -35,26 +35,28 @@ def test_stages_side_by_side_with_findings_and_source_links(zoo_bringup):
     doc = Elements(page)
     ids = doc.by_id()
     panes = [a["id"] for t, a in doc.elements if t == "section" and "pane" in a.get("class", "")]
-    assert panes == [f"stage-{n}" for n in b.stages]  # columns in pipeline order
+    prefix = panes[0].rsplit("stage-", 1)[0]  # the view's own: ids never collide with another view's
+    assert prefix.startswith("mlp-export-inline-")
+    assert panes == [f"{prefix}stage-{n}" for n in b.stages]  # columns in pipeline order
     # every finding that names an op is highlighted on that op, with its kind's class
     for f in b.findings:
         index = f.details.get("index")
         if index is None:
             continue
-        tag, attrs = ids[f"op-{f.stage}-{index}"]
+        tag, attrs = ids[f"{prefix}op-{f.stage}-{index}"]
         assert f"f-{f.kind}" in attrs["class"].split(), (f, attrs)
     # source-line anchors: each row links to ops that exist, and lines reach ops in at least two stages
-    rows = [a["id"] for t, a in doc.elements if t == "tr" and a.get("id", "").startswith("src-")]
+    rows = [a["id"] for t, a in doc.elements if t == "tr" and a.get("id", "").startswith(prefix + "src-")]
     assert rows
-    links = [a["href"][1:] for t, a in doc.elements if t == "a" and a.get("href", "").startswith("#op-")]
+    links = [a["href"][1:] for t, a in doc.elements if t == "a" and a.get("href", "").startswith(f"#{prefix}op-")]
     assert links and all(target in ids for target in links)
     stages_per_line = {}
     row = None
     for t, a in doc.elements:
-        if t == "tr" and a.get("id", "").startswith("src-"):
+        if t == "tr" and a.get("id", "").startswith(prefix + "src-"):
             row = a["id"]
-        elif t == "a" and row and a.get("href", "").startswith("#op-"):
-            stages_per_line.setdefault(row, set()).add(a["href"].split("-")[1])
+        elif t == "a" and row and a.get("href", "").startswith(f"#{prefix}op-"):
+            stages_per_line.setdefault(row, set()).add(a["href"][len(prefix) + 1:].split("-")[1])
     assert all(len(s) >= 2 for s in stages_per_line.values())
     assert "constant: 8.0 KiB" in page  # inlined constants carry their size
     # ops link back to their source row
@@ -62,12 +64,29 @@ def test_stages_side_by_side_with_findings_and_source_links(zoo_bringup):
     assert back and all(h[1:] in ids for h in back)
 
 
-def test_ids_are_deterministic(zoo_bringup):
-    m, x = tb.models.load("mlp")
-    first = Elements(tb.bringup(m, x, tt=False, name="mlp")._repr_html_()).by_id()
-    m, x = tb.models.load("mlp")
-    second = Elements(tb.bringup(m, x, tt=False, name="mlp")._repr_html_()).by_id()
-    assert list(first) == list(second)
+def test_ids_are_deterministic_across_processes():
+    import subprocess
+    import sys
+
+    script = ("import re, ttbench as tb; m, x = tb.models.load('mlp'); "
+              "print(re.findall(r\"id='([^']+)'\", tb.bringup(m, x, tt=False, name='mlp')._repr_html_()))")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout and "mlp-export-args-op-" in runs[0].stdout
+
+
+def test_two_views_on_one_page_never_answer_each_others_links():
+    """Issue 18: with the same ids in every view, clicking bert_tiny's source line landed on the MLP's op."""
+    views = []
+    for name in ("mlp", "mlp", "bert_tiny"):  # the same bringup shown twice, and another model
+        m, x = tb.models.load(name)
+        views.append(Elements(tb.bringup(m, x, tt=False, name=name)._repr_html_()))
+    all_ids = [i for v in views for i in v.by_id()]
+    assert len(all_ids) == len(set(all_ids))
+    for view in views:
+        own = view.by_id()
+        links = [a["href"][1:] for t, a in view.elements if t == "a" and a.get("href", "").startswith("#")]
+        assert links and all(target in own for target in links)  # every link lands in its own view
 
 
 def test_untrusted_names_render_as_text(tmp_path):

@@ -54,7 +54,9 @@ def manifest(b) -> dict:
         "params": b.params,
         "ok": b.ok,
         "seconds": round(b.seconds, 3),
-        "arguments": [{"name": a.name, "role": a.role, "shape": list(a.shape), "dtype": a.dtype} for a in b.arguments],
+        "arguments": [{"name": a.name, "role": a.role, "shape": list(a.shape), "dtype": a.dtype,
+                       **({"values": "none (meta device): not in weights.safetensors"} if v.is_meta else {})}
+                      for a, v in zip(b.arguments, b.argument_values)],
         "example_inputs": [{"shape": list(x.shape), "dtype": str(x.dtype).replace("torch.", "")}
                            for x in b.example_inputs],
         "stages": {name: _stage_entry(name, s) for name, s in b.stages.items()},

@@ -2,8 +2,9 @@
 nbconvert) with the stages side by side, findings highlighted in place and a source pane that links each of the
 user's source lines to its ops in every stage. Every piece of IR, name and path is escaped.
 
-Ids are derived from stage names and op indices (`op-stablehlo-12`, `src-3`), so two renders of the same bringup
-give the same page. Long runs of ops without findings are folded and each pane is capped ("show all" opens the
+Ids are derived from the bringup (model, frontend, params), stage names and op indices
+(`mlp-export-args-op-stablehlo-12`), plus a counter when the same bringup is shown again in one process, so two
+views on one page never share an id and a fresh process renders the same page. Long runs of ops without findings are folded and each pane is capped ("show all" opens the
 rest), so resnet50 stays light in a browser.
 """
 from __future__ import annotations
@@ -216,8 +217,24 @@ def render_bringup(b, plots: bool = False) -> str:
         from .plots import stage_bars_png
 
         extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
-    return (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines, repeats)}"
+    page = (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines, repeats)}"
             f"<div class='panes'>{panes}</div></div>")
+    prefix = _view_prefix(b)
+    return _ANCHOR_RE.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", page)
+
+
+# Every id and in-page link of a view carries the view's prefix, so two views on one page (a notebook showing
+# three bringups) never answer each other's links. Escaped IR cannot contain these patterns (quotes are escaped).
+_ANCHOR_RE = re.compile(r"(id='|href='#)((?:stage|op|src)-)")
+_VIEWS_RENDERED: Counter = Counter()
+
+
+def _view_prefix(b) -> str:
+    """Deterministic per process: model, frontend and params, and a counter when the same bringup is shown again."""
+    key = f"{re.sub(r'[^A-Za-z0-9_]', '_', b.model_name)[:40]}-{b.frontend}-{b.params}"
+    shown = _VIEWS_RENDERED[key]
+    _VIEWS_RENDERED[key] += 1
+    return f"{key}-{shown}-" if shown else f"{key}-"
 
 
 def standalone(body: str, title: str) -> str:
