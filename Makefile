@@ -79,8 +79,9 @@ conformance: setup
 	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs
 
 # JupyterLab on 127.0.0.1 with the notebooks.
+# Loopback only; as root (containers) Jupyter refuses to start without --allow-root.
 lab: setup
-	$(BIN)/jupyter lab --ip=127.0.0.1 --no-browser notebooks
+	$(BIN)/jupyter lab --ip=127.0.0.1 --no-browser $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks
 
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
