@@ -96,6 +96,8 @@ def test_meta_bringup_runs_once_given_weights_and_matches_the_real_model(tmp_pat
     report = again.op_by_op(weights=str(path), progress=False)
     assert report.rows and not report.failed(), report.summary()
     assert again.run().ok
+    with pytest.raises(tb.BadInput, match="already has every weight's values"):
+        again.run(weights=weights)  # never silently ignored, never silently swapped in
 
 
 def test_what_needs_values_is_refused_before_any_work():

@@ -17,8 +17,9 @@ from .core import BadInput
 def load_argument_values(b, weights) -> None:
     wanted = [(i, a) for i, (a, v) in enumerate(zip(b.arguments, b.argument_values))
               if v.is_meta and a.role != "input"]
-    if not wanted:
-        return
+    if not wanted:  # using them would be a guess (replace the model's own?): refuse rather than ignore them
+        raise BadInput("this bringup already has every weight's values (its model is not on the meta device): "
+                       "weights= is for a model built on meta; bring the model up with the weights you want")
     get, source = _reader(weights)
     missing = [a.name for _, a in wanted if not get.has(a.name)]
     if missing:

@@ -207,7 +207,7 @@ def _mutation_sites(program) -> dict:
 
 def _mutations(program, sites: dict) -> list:
     """The inputs and buffers the graph updates in place, in the order torch.export returns their new values
-    (they come first among the graph's outputs): [{"output", "kind", "target", "op", "location"}]."""
+    (they come first among the graph's outputs): [{"output", "kind", "target", "op", "file", "line"}]."""
     out = []
     for i, spec in enumerate(program.graph_signature.output_specs):
         if spec.kind.name in ("USER_INPUT_MUTATION", "BUFFER_MUTATION"):
