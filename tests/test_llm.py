@@ -34,13 +34,13 @@ def real_weights(cfg):
 
 
 def test_a_meta_llama_reaches_ttnn_and_no_weight_storage_is_ever_allocated():
-    """2 layers of width 2048 and a 128256 vocabulary: 2.7 GB of fp32 weights if anything materialised them. The
+    """2 layers of width 4096 and a 128256 vocabulary: 6.0 GB of fp32 weights if anything materialised them. The
     bringup (capture, import, lowering, the TT compile in its worker) runs in a child whose peak RSS is measured."""
     script = textwrap.dedent("""
         import json, resource, sys, torch
         from transformers import LlamaConfig, LlamaForCausalLM
         import ttbench as tb
-        cfg = LlamaConfig(hidden_size=2048, intermediate_size=8192, num_hidden_layers=2, num_attention_heads=16,
+        cfg = LlamaConfig(hidden_size=4096, intermediate_size=14336, num_hidden_layers=2, num_attention_heads=32,
                           num_key_value_heads=8, vocab_size=128256)
         cfg.use_cache = False
         with torch.device("meta"):
@@ -58,9 +58,10 @@ def test_a_meta_llama_reaches_ttnn_and_no_weight_storage_is_ever_allocated():
     assert r.returncode == 0, r.stderr[-3000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["stages"] == {"fx": True, "torchfx": True, "stablehlo": True, "ttir": True, "ttnn": True}, out
-    assert out["weight_bytes"] > 2.5e9 and out["all_meta"] and out["missing"] > 0
-    # The process with torch, torch-mlir and transformers loaded is ~0.5 GB; the weights alone would be 2.7 GB.
-    assert out["self_gb"] < 1.5 and out["children_gb"] < 1.5, out
+    assert out["weight_bytes"] > 5.5e9 and out["all_meta"] and out["missing"] > 0
+    # The process with torch, torch-mlir and transformers loaded peaks at 0.6-1.6 GB (more when the machine is
+    # busy); the weights alone would be 6.0 GB.
+    assert out["self_gb"] < 3 and out["children_gb"] < 3, out
 
 
 def test_meta_bringup_runs_once_given_weights_and_matches_the_real_model(tmp_path):
