@@ -41,6 +41,16 @@ def from_numpy(a: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(a)
 
 
+def captured_graph_outputs(b, what: str) -> list:
+    """The captured FX graph (the one torch-mlir imports) run by PyTorch on the bringup's argument values, in a
+    forked child; `what` names it in a ContainedFailure."""
+    def run():
+        with torch.no_grad():
+            return [t.detach().clone() for t in tensor_leaves(b.fx_graph(*[v.clone() for v in b.argument_values]))]
+
+    return [to_numpy(t) for t in call_in_fork(run, core.EAGER_TIMEOUT_S, what)]
+
+
 def golden_outputs(b) -> tuple:
     """(numpy arrays of the model's outputs on b.example_inputs, which reference made them)."""
     from ..stages.fx import on_meta
@@ -49,12 +59,7 @@ def golden_outputs(b) -> tuple:
     if isinstance(model, torch.nn.Module) and on_meta(model):
         # The module has no numbers; the graph it was captured into runs on the weights loaded into the bringup.
         # It checks the lowering and the device, not the capture itself: the label says so.
-        def captured():
-            with torch.no_grad():
-                return [t.detach().clone() for t in tensor_leaves(b.fx_graph(*[v.clone() for v in b.argument_values]))]
-
-        arrays = call_in_fork(captured, core.EAGER_TIMEOUT_S, "the golden (the captured FX graph run by PyTorch)")
-        return [to_numpy(t) for t in arrays], TORCH_FX_GRAPH
+        return captured_graph_outputs(b, "the golden (the captured FX graph run by PyTorch)"), TORCH_FX_GRAPH
     if isinstance(model, torch.nn.Module):
         capture = b.stages["fx"].meta if "fx" in b.stages else {}
         placeholders = [s["placeholder"] for s in capture.get("signature", ()) if s["kind"] == "USER_INPUT"]

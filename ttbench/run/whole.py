@@ -8,15 +8,13 @@ from typing import Optional
 import numpy as np
 import torch
 
-from .. import core
-from ..children import ContainedFailure, call_in_fork
+from ..children import ContainedFailure
 from ..core import BadInput
 from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
-from .golden import golden_outputs, to_numpy
-from .one_op import tensor_leaves
+from .golden import captured_graph_outputs, golden_outputs, to_numpy
 from .results import RunResult
 
 RUNNABLE_STAGES = ("fx", "stablehlo", "ttnn")
@@ -154,8 +152,4 @@ def _run_fx(b) -> list:
     """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
     if b.fx_graph is None:
         raise BadInput("no FX graph was captured for this bringup")
-    def run():
-        with torch.no_grad():
-            return [t.detach().clone() for t in tensor_leaves(b.fx_graph(*[v.clone() for v in b.argument_values]))]
-
-    return [to_numpy(t) for t in call_in_fork(run, core.EAGER_TIMEOUT_S, "the FX graph, run by PyTorch,")]
+    return captured_graph_outputs(b, "the FX graph, run by PyTorch,")
