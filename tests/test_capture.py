@@ -197,3 +197,32 @@ def test_framework_frames_are_recognised_from_another_machine():
     assert not is_user_file("/usr/lib/python3/dist-packages/torch_mlir/extras/fx_importer.py")
     assert is_user_file("/elsewhere/.venv/lib/python3.11/site-packages/transformers/models/bert/modeling_bert.py")
     assert is_user_file("/home/me/project/torchvision_like/model.py")
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_every_stage_knows_the_module_each_op_came_from(zoo_bringup, frontend):
+    """One source line of a library model runs in many modules (each BertLayer's query projection is the same
+    line): the module path is what tells them apart, and it must survive each lowering into TTNN."""
+    b = zoo_bringup("bert_tiny", frontend, tt=True)
+    query = "encoder.layer.1.attention.self.query"
+    for name, stage in b.stages.items():
+        assert stage.ok, stage.error
+        in_query = [op for op in stage.ops if op.module == query]
+        assert in_query, f"{name}: no op from {query}"
+        assert any(op.module == "encoder.layer.0.attention.self.query" for op in stage.ops), name
+    # ttir/ttnn ops the Tenstorrent compiler derived (`module[...]_in_0_layout`) keep the path, never a suffix
+    modules = {op.module for s in b.stages.values() for op in s.ops if op.module}
+    assert all(m == "" or m.split(".")[0] in {"embeddings", "encoder", "pooler"} for m in modules), modules
+    assert not any("_layout" in m or "_decomp" in m for m in modules)
+
+
+def test_module_names_are_read_from_printed_locations_too():
+    from ttbench.ir.locations import LocTable
+
+    table = LocTable(
+        '#loc1 = loc("m.py":3:0)\n#loc2 = loc("module[layer.0.fc]_in_0_layout"(#loc1))\n')
+    assert table.module("#loc2") == "layer.0.fc" and [f.line for f in table.frames("#loc2")] == [3]
+    assert table.module('"node_Gemm_3"(#loc1)') is None  # an ONNX node name is not a module
+    ops = parse_ops('func.func @main() {\n  %0 = ttir.empty() : tensor<1xf32> loc(#loc2)\n}\n'
+                    '#loc1 = loc("m.py":3:0)\n#loc2 = loc("module[features.3]"(#loc1))\n')
+    assert [op.module for op in ops] == ["features.3"]

@@ -75,6 +75,7 @@ class Op:
     chain: tuple = ()  # every file frame of the location, innermost first
     text: str = ""  # the op's printed line (weights elided)
     attrs: dict = field(default_factory=dict)  # small per-op facts (FX target kind, result types, ...)
+    module: Optional[str] = None  # path of the PyTorch module that ran it ("features.3.conv.1", "" the root)
 
     def __repr__(self) -> str:
         return f"Op({self.index}, {self.name!r}, {self.location.short if self.location else None})"

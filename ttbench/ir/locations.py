@@ -72,6 +72,22 @@ _LINE_COL_RE = re.compile(r":(\d+)(?::(\d+))?(?: to (?:\d+)?(?::\d+)?)?")
 _ALIAS_RE = re.compile(r"#loc\d*")
 
 
+# ttbench names each imported op's location after the PyTorch module that ran it: `loc("module[features.3.conv.1]"(
+# callsite(...)))`. MLIR keeps an op's location through every lowering, so each stage can be grouped by module
+# path. The brackets tell the name apart from the ONNX importer's node names, and keep the path readable when
+# the Tenstorrent compiler appends to a name for the ops it derives (`module[conv1]_in_0_layout`).
+_MODULE_NAME_RE = re.compile(r"^module\[(.*)\]", re.S)
+
+
+def module_location_name(path: str) -> str:
+    return f"module[{path}]"
+
+
+def _module_of_name(name: str) -> Optional[str]:
+    m = _MODULE_NAME_RE.match(name)
+    return m.group(1) if m else None
+
+
 class LocationSyntaxError(ValueError):
     """A location body this parser does not understand (reported as no location, never raised to the user)."""
 
@@ -92,29 +108,37 @@ class LocTable:
     def frames(self, loc_body: str) -> tuple:
         """File frames of a location body (the text inside `loc(...)`), innermost first; () when unknown or
         not understood."""
-        if loc_body in self._cache:
-            return self._cache[loc_body]
-        try:
-            frames, _ = self._parse(loc_body, 0, depth=0)
-        except (IndexError, ValueError, RecursionError):
-            frames = []
-        self._cache[loc_body] = tuple(frames)
-        return self._cache[loc_body]
+        return self._read(loc_body)[0]
 
-    def _parse(self, s: str, i: int, depth: int):
+    def module(self, loc_body: str) -> Optional[str]:
+        """The module path ttbench recorded in a location body (see `module_location_name`), or None."""
+        return self._read(loc_body)[1]
+
+    def _read(self, loc_body: str) -> tuple:
+        cached = self._cache.get(loc_body)
+        if cached is None:
+            modules: list = []
+            try:
+                frames, _ = self._parse(loc_body, 0, 0, modules)
+            except (IndexError, ValueError, RecursionError):
+                frames = []
+            cached = self._cache[loc_body] = (tuple(frames), next((m for m in modules if m is not None), None))
+        return cached
+
+    def _parse(self, s: str, i: int, depth: int, modules: list):
         if depth > 64:
             raise RecursionError
         if s.startswith("#loc", i):
             alias = _ALIAS_RE.match(s, i).group(0)
             body = self.aliases.get(alias, "unknown")
-            frames, _ = self._parse(body, 0, depth + 1)
+            frames, _ = self._parse(body, 0, depth + 1, modules)
             return frames, i + len(alias)
         if s.startswith("unknown", i):
             return [], i + len("unknown")
         if s.startswith("callsite(", i):
-            callee, j = self._parse(s, i + len("callsite("), depth + 1)
+            callee, j = self._parse(s, i + len("callsite("), depth + 1, modules)
             j = _expect(s, j, " at ")
-            caller, j = self._parse(s, j, depth + 1)
+            caller, j = self._parse(s, j, depth + 1, modules)
             return list(callee) + list(caller), _expect(s, j, ")")
         if s.startswith("fused", i):
             j = i + len("fused")
@@ -123,7 +147,7 @@ class LocTable:
             j = _expect(s, j, "[")
             frames: list = []
             while not s.startswith("]", j):
-                sub, j = self._parse(s, j, depth + 1)
+                sub, j = self._parse(s, j, depth + 1, modules)
                 frames.extend(sub)
                 if s.startswith(",", j):
                     j += 2 if s.startswith(" ", j + 1) else 1
@@ -136,7 +160,9 @@ class LocTable:
                     raise LocationSyntaxError(f"bad line:column at {s[j:j + 40]!r}")
                 return [SourceLoc(string, int(m.group(1)))], m.end()
             if s.startswith("(", j):  # name location "name"(child)
-                child, j = self._parse(s, j + 1, depth + 1)
+                if string.startswith("module["):
+                    modules.append(_module_of_name(string))
+                child, j = self._parse(s, j + 1, depth + 1, modules)
                 return child, _expect(s, j, ")")
             return [], j  # bare name location
         raise LocationSyntaxError(f"unrecognised location at {s[i:i + 40]!r}")
@@ -145,10 +171,16 @@ class LocTable:
 def location_frames(location) -> tuple:
     """File frames of an in-memory `torch_mlir.ir.Location`, innermost first, read through the bindings'
     location classes (callsite: callee then caller; fused: each part; name: its child)."""
+    return read_location(location)[0]
+
+
+def read_location(location) -> tuple:
+    """(file frames innermost first, module path or None) of an in-memory `torch_mlir.ir.Location`."""
     from torch_mlir import ir
 
     kinds = _location_kinds(ir)
     frames: list = []
+    modules: list = []
     stack = [(location, 0)]
     while stack:
         loc, depth = stack.pop()
@@ -162,10 +194,13 @@ def location_frames(location) -> tuple:
             c = ir.CallSiteLoc(loc)
             stack += [(c.caller, depth + 1), (c.callee, depth + 1)]  # popped callee first: innermost first
         elif kind == "name":
-            stack.append((ir.NameLoc(loc).child_loc, depth + 1))
+            named = ir.NameLoc(loc)
+            if named.name_str.startswith("module["):
+                modules.append(_module_of_name(named.name_str))
+            stack.append((named.child_loc, depth + 1))
         elif kind == "fused":
             stack += [(part, depth + 1) for part in reversed(ir.FusedLoc(loc).locations)]
-    return tuple(frames)
+    return tuple(frames), next((m for m in modules if m is not None), None)
 
 
 _KINDS = None

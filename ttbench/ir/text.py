@@ -158,7 +158,8 @@ def parse_ops(text: str) -> list:
             facts = constant_facts_from_text(head)
             if facts is not None:
                 attrs["constant"] = facts
-        op = Op(index=len(ops), name=name, location=user_frame(chain), chain=chain, text=head, attrs=attrs)
+        op = Op(index=len(ops), name=name, location=user_frame(chain), chain=chain, text=head, attrs=attrs,
+                module=table.module(loc_body) if loc_body is not None else None)
         ops.append(op)
         if delta > 0:
             kind = "counted" if name in CONTROL_FLOW_OPS else "body"
@@ -172,6 +173,7 @@ def _close_region_op(op: Op, closing_line: str, table: LocTable) -> None:
     loc_body = loc_body_at_end(closing_line)
     if loc_body is not None and not op.attrs["has_loc"]:
         op.chain = table.frames(loc_body)
+        op.module = table.module(loc_body)
         op.location = user_frame(op.chain)
         op.attrs["has_loc"] = True
     tail = _without_loc(closing_line)

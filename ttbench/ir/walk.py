@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 from ..core import Op
-from .locations import location_frames, user_frame
+from .locations import read_location, user_frame
 
 # Ops whose regions hold ops of the stage (the rest hold a body that belongs to its op).
 CONTROL_FLOW_OPS = frozenset({
@@ -307,15 +307,17 @@ def walk_ops(module) -> list:
             text = _one_line(buffer.getvalue())
         location = operation.location
         key = location.attr
-        chain = frames_of.get(key)
-        if chain is None:
-            chain = frames_of[key] = location_frames(location)
+        read = frames_of.get(key)
+        if read is None:
+            read = frames_of[key] = read_location(location)
+        chain, module_path = read
         attrs = {"func": func, "has_loc": location.typeid != unknown, "results": tuple(results),
                  "operands": tuple(v.get_name(state) for v in operation.operands),
                  "result_bytes": sum(_tensor_bytes(r.type) for r in operation.results)}
         if facts is not None:
             attrs["constant"] = facts
-        ops.append(Op(index=len(ops), name=name, location=user_frame(chain), chain=chain, text=text, attrs=attrs))
+        ops.append(Op(index=len(ops), name=name, location=user_frame(chain), chain=chain, text=text, attrs=attrs,
+                      module=module_path))
     return ops
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 import time
 from dataclasses import dataclass, field
+from typing import Optional
 
 import torch
 import torch.fx
@@ -71,8 +73,28 @@ def fx_ops(gm: torch.fx.GraphModule) -> list:
             continue
         chain = frames_from_stack_trace(node.meta.get("stack_trace"))
         ops.append(Op(index=len(ops), name=node_op_name(node), location=user_frame(chain), chain=chain,
-                      text=node.format_node() or "", attrs={"node": node.name, "fx_op": node.op}))
+                      text=node.format_node() or "", attrs={"node": node.name, "fx_op": node.op},
+                      module=module_path(node)))
     return ops
+
+
+_DYNAMO_ROOT_RE = re.compile(r"^(?:L\['self'\]|L__self__|self)\.?")
+_DYNAMO_INDEX_RE = re.compile(r"\[(?:'([^']*)'|(\d+))\]")
+
+
+def module_path(node) -> Optional[str]:
+    """The dotted path of the innermost module that ran `node` ("features.3.conv.1"; "" for the model itself), as
+    torch.export records it; dynamo's spelling (`L['self'].features[3]`) is brought to the same form. None when
+    the node carries no module stack."""
+    stack = node.meta.get("nn_module_stack")
+    if stack is None:
+        return None
+    if not stack:
+        return ""
+    path = str(list(stack.values())[-1][0])
+    path = _DYNAMO_INDEX_RE.sub(lambda m: "." + (m.group(1) if m.group(1) is not None else m.group(2)),
+                                _DYNAMO_ROOT_RE.sub("", path))
+    return path.strip(".")
 
 
 def _graph_text(gm: torch.fx.GraphModule, arguments: list, header: str) -> str:

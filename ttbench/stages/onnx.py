@@ -5,9 +5,11 @@ which is how ONNX models usually arrive.
 """
 from __future__ import annotations
 
+import ast
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 import torch
@@ -16,6 +18,21 @@ from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, check_input_si
 from ..ir.locations import frames_from_stack_trace, user_frame
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
+NAME_SCOPES_KEY = "pkg.torch.onnx.name_scopes"  # "['', 'encoder', 'encoder.layer.0', 'linear']": modules, then the node
+
+
+def _module_of_scopes(scopes: Optional[str]) -> Optional[str]:
+    """The module path in the exporter's name scopes (the last scope names the node itself); None when absent or
+    not a list of strings (the file is untrusted: a literal is read, never evaluated, and only a short one)."""
+    if not scopes or len(scopes) > 20_000:
+        return None
+    try:
+        names = ast.literal_eval(scopes)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        return None
+    return names[-2] if len(names) >= 2 else ""
 WEIGHT_TYPES = {1, 10, 11, 16}  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
 
 
@@ -25,6 +42,7 @@ class OnnxCapture:
     arguments: list  # list[ArgInfo], graph inputs in order
     values: list  # tensors for those inputs
     node_frames: dict = field(default_factory=dict)  # node name -> source frames, innermost first
+    node_modules: dict = field(default_factory=dict)  # node name -> PyTorch module path, where the exporter said
     weights: dict = field(default_factory=dict)  # floating-point initializers: name -> ("parameter", tensor)
 
 
@@ -296,14 +314,15 @@ def capture_onnx(model, inputs, params: str, dims: dict = None):
             value = weights[init.name][1]
             arguments.append(ArgInfo(init.name, "parameter", tuple(value.shape), str(value.dtype).replace("torch.", "")))
             values.append(value)
-    node_frames = {}
+    node_frames, node_modules = {}, {}
     ops = []
     for node in proto.graph.node:
         meta = {p.key: p.value for p in node.metadata_props}
         chain = frames_from_stack_trace(meta.get(STACK_TRACE_KEY))
         node_frames[node.name] = chain
+        module = node_modules[node.name] = _module_of_scopes(meta.get(NAME_SCOPES_KEY))
         ops.append(Op(index=len(ops), name=f"onnx.{node.op_type}", location=user_frame(chain), chain=chain,
-                      text=onnx.helper.printable_node(node), attrs={"node": node.name}))
+                      text=onnx.helper.printable_node(node), attrs={"node": node.name}, module=module))
     stage = Stage(name="onnx", ok=True, module=proto, ops=ops, seconds=time.perf_counter() - t0)
     stage.text = onnx_text(proto, ops)
     stage.meta = {"opset": [f"{o.domain or 'ai.onnx'}:{o.version}" for o in proto.opset_import],
@@ -314,6 +333,7 @@ def capture_onnx(model, inputs, params: str, dims: dict = None):
         stage.text = "".join(f"# prepared: {line}\n" for line in prepared) + stage.text
     stage._full_text = lambda: stage.text  # the model itself is the full artifact; exported as model.onnx
     return stage, OnnxCapture(model=to_import, arguments=arguments, values=values, node_frames=node_frames,
+                              node_modules=node_modules,
                               weights=weights), inputs
 
 
@@ -363,7 +383,7 @@ def _type_str(t) -> str:
     return f"{onnx.helper.tensor_dtype_to_string(tt.elem_type).replace('TensorProto.', '')}{dims}"
 
 
-def relocate_onnx_ops(module, node_frames: dict) -> None:
+def relocate_onnx_ops(module, node_frames: dict, node_modules: Optional[dict] = None) -> None:
     """torch-mlir's ONNX importer names each op's location after its node; give those names the source frames
     the exporter recorded (`loc("node"(callsite(...)))`), so the torch dialect and everything after it point at
     the user's code. @main's arguments (named only: `loc("x")`) take the source location of their first user, as
@@ -371,7 +391,7 @@ def relocate_onnx_ops(module, node_frames: dict) -> None:
     transfers and layout changes it makes for it, which would otherwise point nowhere. Edits the live module."""
     from torch_mlir import ir
 
-    from ..ir.locations import location_name
+    from ..ir.locations import location_name, module_location_name
     from ..ir.walk import main_function, stage_operations
 
     sources = {}  # the source part of each relocated op's location
@@ -381,7 +401,11 @@ def relocate_onnx_ops(module, node_frames: dict) -> None:
         if chain:
             files = [ir.Location.file(f.file, f.line, 0) for f in chain]
             where = files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:])
-            operation.location = ir.Location.name(name, childLoc=where)
+            located = ir.Location.name(name, childLoc=where)
+            path = (node_modules or {}).get(name)
+            if path is not None:  # the module path outermost, as the FX import writes it
+                located = ir.Location.name(module_location_name(path), childLoc=located)
+            operation.location = located
             sources[operation] = where
     main = main_function(module)
     if main is None or not sources:

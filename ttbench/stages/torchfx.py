@@ -44,7 +44,8 @@ def _located_cache_class():
         from torch_mlir import ir
         from torch_mlir.extras.fx_importer import ContextCache
 
-        from ..ir.locations import frames_from_stack_trace
+        from ..ir.locations import frames_from_stack_trace, module_location_name
+        from .fx import module_path
 
         class LocatedContextCache(ContextCache):
             __slots__ = ()
@@ -56,7 +57,11 @@ def _located_cache_class():
                 if not frames:
                     return ir.Location.unknown(context=self._c)
                 files = [ir.Location.file(f.file, f.line, 0, context=self._c) for f in frames]
-                return files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:], context=self._c)
+                where = files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:], context=self._c)
+                path = module_path(node)
+                if path is None:
+                    return where
+                return ir.Location.name(module_location_name(path), childLoc=where, context=self._c)
 
         _LOCATED_CACHE = LocatedContextCache
     return _LOCATED_CACHE
@@ -97,7 +102,7 @@ def import_onnx(capture):
             if op.operation.name == "func.func":
                 op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
                 _order_arguments_by_signature(op.operation, capture)  # by the parameters' names: before relocating
-        relocate_onnx_ops(module, capture.node_frames)
+        relocate_onnx_ops(module, capture.node_frames, capture.node_modules)
     return mlir_stage("torchfx", module, time.perf_counter() - t0), module
 
 
