@@ -19,11 +19,15 @@ $(STAMP): requirements.lock pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
 	touch $@
 
-# Debian packages: graphviz's `dot` for graph views. Best effort: ttbench says how to get it when missing.
+# Debian packages: graphviz's `dot` for graph views (best effort: ttbench says how to get it when missing) and
+# chromium for the browser tests (Playwright drives it; it downloads no browser of its own).
 system-deps:
 	@command -v dot >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 	  (apt-get install -y -q graphviz >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q graphviz >/dev/null 2>&1)) \
 	  || echo "note: graphviz not installed (graph views fall back to DOT text)"; }
+	@command -v chromium >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1)) \
+	  || echo "note: chromium not installed: the browser tests need it (apt-get install chromium)"; }
 
 demo: setup
 	$(BIN)/ttbench bringup mobilenet_v2 --out $(OUT)/mobilenet_v2

@@ -1,6 +1,11 @@
-"""The default view of a Bringup: one self-contained HTML block (inline CSS, works without JavaScript, survives
-nbconvert) with the stages side by side, findings highlighted in place and a source pane that links each of the
-user's source lines to its ops in every stage. Every piece of IR, name and path is escaped.
+"""The default view of a Bringup: one self-contained HTML block with the stages side by side, findings highlighted
+in place, and two ways in: the user's source lines (with their code) and the model's modules (a tree by module path,
+op counts per stage). Every piece of IR, name, path and code is escaped.
+
+It answers "what became of this line / this module / this op?": with JavaScript (inline, nothing fetched: works in
+JupyterLab, classic Notebook, VS Code and the exported file), selecting a line, a module or an op highlights every
+corresponding op in every stage, opens the folds that hold them and scrolls each pane to the first; panes share the
+width and can be hidden. Without JavaScript (an untrusted notebook) the same page keeps its static anchors.
 
 Ids are derived from the bringup (model, frontend, params), stage names and op indices
 (`mlp-export-args-op-stablehlo-12`), plus a counter when the same bringup is shown again in one process, so two
@@ -10,11 +15,14 @@ rest), so resnet50 stays light in a browser.
 from __future__ import annotations
 
 import html
+import json
+import os
 import re
 from collections import Counter, OrderedDict
 
 from ..analysis.findings import KINDS, human_bytes
 from ..analysis.op_kinds import needs_location
+from .view_script import SCRIPT
 
 KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e"}
 KIND_LABELS = {"inplace": "in-place op", "constant": "inlined constant", "location_lost": "location lost",
@@ -28,10 +36,10 @@ CSS = """
 .ttb{font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:13px;color:#1f2328}
 .ttb table{border-collapse:collapse;margin:4px 0}.ttb td,.ttb th{border:1px solid #d0d7de;padding:2px 6px;text-align:left}
 .ttb .legend span{display:inline-block;margin-right:12px}.ttb .chip{display:inline-block;width:10px;height:10px;margin-right:4px}
-.ttb .panes{display:flex;gap:8px;overflow-x:auto;align-items:flex-start}
-.ttb .pane{flex:0 0 560px;max-width:560px;border:1px solid #d0d7de;border-radius:4px}
+.ttb .panes{display:flex;gap:6px;align-items:flex-start}
+.ttb .pane{flex:1 1 0;min-width:160px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
 .ttb .pane h3{margin:0;padding:4px 8px;background:#f6f8fa;font-size:13px}
-.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
+.ttb .pane pre{position:relative}.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
 .ttb .op{display:block;white-space:pre}.ttb .op:target,.ttb tr:target{background:#fff8c5;outline:1px solid #d4a72c}
 .ttb .ln{color:#6e7781;text-decoration:none;margin-right:6px}
 .ttb .f-inplace{border-left:4px solid #d1242f;background:#ffebe9}.ttb .f-constant{border-left:4px solid #9a6700;background:#fff8c5}
@@ -39,7 +47,14 @@ CSS = """
 .ttb .repeat{color:#0550ae;font-style:italic;background:#ddf4ff}
 .ttb .badge{color:#57606a;font-style:italic;margin-left:8px}
 .ttb details.fold>summary{color:#57606a;cursor:pointer;font-style:italic}
-.ttb .failed{color:#cf222e}.ttb .src{border:1px solid #d0d7de;border-radius:4px;margin:8px 0;max-height:40vh;overflow-y:auto}
+.ttb .failed{color:#cf222e}.ttb .nav{display:flex;gap:8px;margin:8px 0;align-items:flex-start}
+.ttb .src{flex:3 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
+.ttb .mods{flex:2 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
+.ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;color:#24292f}
+.ttb .src tr,.ttb .mods tr,.ttb .op{cursor:pointer}.ttb tr.sel td{background:#ddf4ff}
+.ttb .op.sel{background:#ddf4ff;box-shadow:inset 4px 0 #0969da}.ttb .mods .d{color:#6e7781}
+.ttb .ttb-ctl{display:none;margin:6px 0;padding:4px 8px;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
+.ttb.js .ttb-ctl{display:block}.ttb .ttb-ctl label{margin-right:10px}.ttb .ttb-sel{margin-top:4px;white-space:pre-wrap}
 .ttb .hl .k{color:#cf222e}.ttb .hl .n{color:#0550ae}.ttb .hl .t{color:#116329}.ttb .hl .s{color:#0a3069}.ttb .hl .c{color:#6e7781}
 """
 
@@ -100,7 +115,7 @@ def _header(b, findings) -> str:
             f"<tbody>{''.join(rows)}</tbody></table><div class='legend'>{legend}</div>")
 
 
-def _source_pane(b, lines, repeats) -> str:
+def _source_pane(b, lines, repeats, code) -> str:
     names = list(b.stages)
     head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
     rows = []
@@ -110,10 +125,28 @@ def _source_pane(b, lines, repeats) -> str:
             idx = per_stage.get(n)
             first = repeats[n].twin(idx[0]) if idx and n in repeats else (idx[0] if idx else None)
             cells.append(f"<td><a href='#op-{html.escape(n)}-{first}'>{len(idx)}</a></td>" if idx else "<td></td>")
-        rows.append(f"<tr id='src-{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
-                    f"{''.join(cells)}</tr>")
-    return (f"<details open class='src'><summary>source lines ({len(lines)}): ops per stage, click to jump"
-            f"</summary><table><thead><tr><th>line</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        rows.append(f"<tr id='src-{k}' data-k='{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
+                    f"<td><code>{html.escape(code[k] or '')}</code></td>{''.join(cells)}</tr>")
+    return (f"<details open class='src'><summary>source lines ({len(lines)}): ops per stage, select one to follow it"
+            f"</summary><table><thead><tr><th>line</th><th>code</th>{head}</tr></thead><tbody>{''.join(rows)}"
+            f"</tbody></table></details>")
+
+
+def _module_pane(b, modules, per_module) -> str:
+    """The module tree, one row per module path (indented by depth), with its ops per stage, submodules included."""
+    if len(modules) <= 1:
+        return ""
+    names = list(b.stages)
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    rows = []
+    for m, path in enumerate(modules):
+        depth = path.count(".") + 1 if path else 0
+        label = path.rsplit(".", 1)[-1] if path else "(model)"
+        cells = "".join(f"<td>{per_module[m].get(n, '') or ''}</td>" for n in names)
+        rows.append(f"<tr id='mod-{m}' data-m='{m}'><td title='{html.escape(path)}' style='padding-left:{4 + 10 * depth}px'>"
+                    f"{html.escape(label)}</td>{cells}</tr>")
+    return (f"<details open class='mods'><summary>modules ({len(modules)}): ops per stage, submodules included"
+            f"</summary><table><thead><tr><th>module</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
             f"</details>")
 
 
@@ -211,21 +244,92 @@ def render_bringup(b, plots: bool = False) -> str:
     src_ids = {loc: k for k, loc in enumerate(lines)}
     by_op = _findings_by_op(findings)
     repeats = findings.repeats
+    modules, module_of_op, per_module = _module_tree(b)
+    code = _source_code(b, lines)
     panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n)) for n, s in b.stages.items())
     extra = ""
     if plots:
         from .plots import stage_bars_png
 
         extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
-    page = (f"<div class='ttb'><style>{CSS}</style>{_header(b, findings)}{extra}{_source_pane(b, lines, repeats)}"
-            f"<div class='panes'>{panes}</div></div>")
     prefix = _view_prefix(b)
+    data = {"prefix": prefix, "stages": list(b.stages),
+            "lines": [[loc.short, str(loc), code[k]] for k, loc in enumerate(lines)],
+            "modules": modules, "moduleEnd": _subtree_ends(modules),
+            "opLine": {n: [src_ids.get(op.location, -1) if op.location is not None and needs_location(op.name) else -1
+                           for op in s.ops] for n, s in b.stages.items()},
+            "opModule": module_of_op,
+            "repeat": {n: [r.start, r.length, r.count] for n, r in repeats.items()}}
+    controls = ("<div class='ttb-ctl'>stages shown: " + "".join(
+        f"<label><input type='checkbox' checked data-stage='{html.escape(n)}'> {html.escape(n)}</label>"
+        for n in b.stages) + "<button type='button' class='ttb-clear'>clear selection</button>"
+        "<div class='ttb-sel'>select a source line, a module or an op: its ops light up in every stage</div></div>")
+    page = (f"<div class='ttb' id='ttb-root'><style>{CSS}</style>{_header(b, findings)}{extra}"
+            f"<div class='nav'>{_source_pane(b, lines, repeats, code)}{_module_pane(b, modules, per_module)}</div>"
+            f"{controls}<div class='panes'>{panes}</div>"
+            f"<script type='application/json' id='ttb-data'>{_json_for_script(data)}</script>"
+            f"<script>{SCRIPT.replace('__TTB_PREFIX__', prefix)}</script></div>")
     return _ANCHOR_RE.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", page)
+
+
+def _json_for_script(data) -> str:
+    """JSON that cannot end its <script> element early (`</script>` in a name or a line of code)."""
+    return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e") \
+        .replace("&", "\\u0026")
+
+
+def _module_tree(b):
+    """(module paths, ancestors included, in tree order; stage -> module index per op or -1; per module index ->
+    {stage: ops in its subtree})."""
+    leaves = {op.module for s in b.stages.values() for op in s.ops if op.module is not None}
+    paths = set()
+    for path in leaves:
+        parts = path.split(".") if path else []
+        paths.update(".".join(parts[:i]) for i in range(len(parts) + 1))
+    modules = sorted(paths, key=lambda p: p.split(".") if p else [])
+    index = {p: i for i, p in enumerate(modules)}
+    module_of_op = {n: [index.get(op.module, -1) if op.module is not None else -1 for op in s.ops]
+                    for n, s in b.stages.items()}
+    per_module = [Counter() for _ in modules]
+    for n, s in b.stages.items():
+        for op in s.ops:
+            if op.module is None:
+                continue
+            parts = op.module.split(".") if op.module else []
+            for i in range(len(parts) + 1):
+                per_module[index[".".join(parts[:i])]][n] += 1
+    return modules, module_of_op, per_module
+
+
+def _subtree_ends(modules) -> list:
+    """For each module (in tree order), the index after its last descendant: a subtree is one contiguous range."""
+    ends, stack = [len(modules)] * len(modules), []
+    for i, path in enumerate(modules):
+        while stack and not (modules[stack[-1]] == "" or path.startswith(modules[stack[-1]] + ".")):
+            ends[stack.pop()] = i
+        stack.append(i)
+    return ends
+
+
+def _source_code(b, lines) -> list:
+    """The code of each source line, read where Python ran it. Only for a model given as a live nn.Module: an ONNX
+    file's stack traces are untrusted text and may name any file on this machine, so its lines show no code."""
+    import linecache
+
+    import torch
+
+    if not isinstance(b.model, torch.nn.Module):
+        return [None] * len(lines)
+    out = []
+    for loc in lines:
+        text = linecache.getline(loc.file, loc.line).strip() if os.path.isfile(loc.file) else ""
+        out.append((text[:MAX_OP_CHARS] + " …" if len(text) > MAX_OP_CHARS else text) or None)
+    return out
 
 
 # Every id and in-page link of a view carries the view's prefix, so two views on one page (a notebook showing
 # three bringups) never answer each other's links. Escaped IR cannot contain these patterns (quotes are escaped).
-_ANCHOR_RE = re.compile(r"(id='|href='#)((?:stage|op|src)-)")
+_ANCHOR_RE = re.compile(r"(id='|href='#)((?:stage|op|src|mod)-|ttb-root'|ttb-data')")
 _VIEWS_RENDERED: Counter = Counter()
 
 

@@ -24,6 +24,18 @@ def bringup_save_html(b, path: str, plots: bool = True) -> str:
     return write_text_atomic(path, standalone(render_bringup(b, plots=plots), f"ttbench · {b.model_name}"))
 
 
+def save_page(path: str, *views, title: str = "ttbench") -> str:
+    """Several views on one self-contained page (two bringups side by side in one file, a bringup and its op-by-op
+    report, ...): each object's notebook HTML, in order. Ids stay unique: each bringup view has its own prefix."""
+    from ..export import write_text_atomic
+    from .bringup_html import standalone
+
+    missing = [type(v).__name__ for v in views if not hasattr(v, "_repr_html_")]
+    if not views or missing:
+        raise TypeError(f"save_html(path, *views) takes objects ttbench can show, got {missing or 'none'}")
+    return write_text_atomic(path, standalone("".join(v._repr_html_() for v in views), title))
+
+
 # --- Stage ----------------------------------------------------------------------------------------------------
 
 def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):

@@ -1,0 +1,137 @@
+"""The bringup view in a real browser (Debian's Chromium through Playwright): following one source line, module or
+op through every stage, in a saved page with two bringups and in JupyterLab."""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+import ttbench as tb
+from ttbench.analysis.op_kinds import needs_location
+
+from browser import REPO, browser_page, screenshot
+
+LINE = 15  # models/mlp/loader.py:15, `x = torch.relu(self.fc2(x))`
+
+
+def _drawn(b, stage, indices):
+    """The op indices the view draws for `indices` (an op folded into a repeat is drawn as its twin)."""
+    r = b.findings.repeats.get(stage)
+    return {r.twin(i) if r is not None and r.folded(i) else i for i in indices}
+
+
+def _expected(b, line=None, module=None):
+    out = {}
+    for name, stage in b.stages.items():
+        out[name] = _drawn(b, name, [op.index for op in stage.ops
+                                     if (line is None or (op.location is not None and op.location.line == line
+                                                          and needs_location(op.name)))
+                                     and (module is None or (op.module or "").split(".")[0] == module)])
+    return out
+
+
+def _selected(view):
+    """stage -> op indices highlighted in one view."""
+    out = {}
+    for pane in view.locator("section.pane").all():
+        stage = pane.get_attribute("id").rsplit("stage-", 1)[1]
+        out[stage] = {int(t) for t in pane.locator(".op.sel .ln").all_inner_texts()}
+    return out
+
+
+@pytest.fixture(scope="module")
+def two_mlps(tmp_path_factory):
+    """The same model twice on one page (two frontends, the same source lines): a link must not cross over."""
+    m, x = tb.models.load("mlp")
+    first = tb.bringup(m, x, tt=True, name="mlp")
+    second = tb.bringup(m, x, frontend="dynamo", tt=True, name="mlp")
+    assert first.ok and second.ok, (first.table(), second.table())
+    path = tb.save_html(str(tmp_path_factory.mktemp("page") / "two.html"), first, second)
+    return first, second, path
+
+
+def test_selecting_a_line_lights_its_ops_in_all_five_stages_of_that_view_only(two_mlps):
+    first, second, path = two_mlps
+    with browser_page() as page:
+        page.goto("file://" + path)
+        views = page.locator("div.ttb")
+        assert views.count() == 2 and page.locator("div.ttb.js").count() == 2, page.errors
+        row = views.nth(0).locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}")
+        assert "torch.relu(self.fc2(x))" in row.inner_text()  # the source pane shows the code
+        row.click()
+        selected = _selected(views.nth(0))
+        expected = _expected(first, line=LINE)
+        assert list(selected) == ["fx", "torchfx", "stablehlo", "ttir", "ttnn"]
+        for stage in selected:
+            assert selected[stage] and selected[stage] == expected[stage], stage
+        assert views.nth(1).locator(".sel").count() == 0
+        for pane in views.nth(0).locator("section.pane").all():  # folds holding a selected op are opened
+            assert all(op.is_visible() for op in pane.locator(".op.sel").all())
+        status = views.nth(0).locator(".ttb-sel").inner_text()
+        assert f"loader.py:{LINE}" in status and "ttnn " in status
+        screenshot(page, "two_bringups_line_selected.png")
+
+        # an op of the second view selects its own line there, in every stage; the first view keeps its selection
+        before = _selected(views.nth(0))
+        ttnn_op = next(op for op in second.stages["ttnn"].ops if op.location and op.location.line == LINE
+                       and needs_location(op.name))
+        views.nth(1).locator(f"[id$='op-ttnn-{ttnn_op.index}']").click(position={"x": 60, "y": 5})
+        assert _selected(views.nth(0)) == before
+        row2 = views.nth(1).locator("tr.sel[data-k]")
+        assert row2.count() == 1 and f"loader.py:{LINE}" in row2.inner_text()
+        assert all(_selected(views.nth(1)).values())
+        assert not page.errors
+
+
+def test_selecting_a_module_lights_its_ops_and_hidden_panes_give_their_width(two_mlps):
+    first, _, path = two_mlps
+    with browser_page() as page:
+        page.goto("file://" + path)
+        view = page.locator("div.ttb").nth(0)
+        view.locator("tr[data-m]").filter(has_text="fc2").click()
+        selected, expected = _selected(view), _expected(first, module="fc2")
+        for stage in selected:
+            assert selected[stage] and selected[stage] == expected[stage], stage
+        pane = view.locator("section.pane").nth(0)
+        width = pane.bounding_box()["width"]
+        for stage in ("torchfx", "stablehlo"):
+            view.locator(f".ttb-ctl input[data-stage='{stage}']").uncheck()
+        assert not view.locator("section.pane").nth(1).is_visible()
+        assert pane.bounding_box()["width"] > width * 1.3  # three panes now share the width five had
+        panes = [p.bounding_box() for p in view.locator("section.pane").all() if p.is_visible()]
+        assert max(b["x"] + b["width"] for b in panes) <= 1440  # every shown stage is on screen
+        screenshot(page, "module_selected_three_panes.png")
+        assert not page.errors
+
+
+def test_static_anchors_work_without_javascript(two_mlps):
+    first, second, path = two_mlps
+    html_text = open(path).read()
+    ids = re.findall(r"id='([^']+)'", html_text)
+    assert len(ids) == len(set(ids))
+    links = re.findall(r"href='#([^']+)'", html_text)
+    assert links and set(links) <= set(ids)
+    with browser_page(javascript=False) as page:
+        page.goto("file://" + path)
+        view = page.locator("div.ttb").nth(1)
+        assert view.locator(".ttb-ctl").is_hidden()  # the controls need the script
+        view.locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}").locator("a").last.click()
+        target = page.evaluate("location.hash")
+        assert target.startswith("#mlp-dynamo-args-") and "op-ttnn-" in target
+
+
+def test_resnet50_view_is_interactive_within_two_seconds(zoo_bringup, tmp_path):
+    b = zoo_bringup("resnet50")
+    path = b.save_html(str(tmp_path / "resnet50.html"), plots=False)
+    assert os.path.getsize(path) <= 2e6
+    with browser_page() as page:
+        page.goto("file://" + path)
+        ready = int(page.locator("div.ttb").get_attribute("data-ready-ms"))
+        assert ready <= 2000, f"time to interactive {ready} ms"
+        page.locator("tr[data-k]").nth(0).click()
+        assert page.locator(".op.sel").count() > 0
+        assert not page.errors

@@ -1,0 +1,115 @@
+"""The inline script of the bringup view (see bringup_html.py). Plain ES2015, no library, nothing fetched.
+
+It finds its own view by id (`__TTB_PREFIX__` is replaced by the view's prefix), reads the view's JSON (per stage and
+op: the source line and module index, -1 for none; the module paths in tree order with where each subtree ends; the
+folded repeats), and turns a click on a source row, a module row, an op or an in-page link into a selection.
+In-page links are handled here because JupyterLab swallows them; the static anchors stay for pages without scripts.
+"""
+
+SCRIPT = r"""
+(function () {
+  var root = document.getElementById("__TTB_PREFIX__ttb-root");
+  if (!root || root.dataset.ready) return;
+  root.dataset.ready = "1";
+  var data = JSON.parse(document.getElementById("__TTB_PREFIX__ttb-data").textContent);
+  var P = data.prefix;
+  root.classList.add("js");
+  var elements = {};  // stage -> {op index: element} for every op drawn (folded runs included)
+  data.stages.forEach(function (stage) {
+    var pane = document.getElementById(P + "stage-" + stage);
+    var map = elements[stage] = {};
+    if (!pane) return;
+    pane.querySelectorAll(".op").forEach(function (el) {
+      var ln = el.querySelector(".ln");
+      if (ln && /^\d+$/.test(ln.textContent)) { map[+ln.textContent] = el; el.dataset.stage = stage; }
+    });
+  });
+  function drawn(stage, i) {  // an op inside a folded repeat is drawn as its twin in the first block
+    var r = data.repeat[stage];
+    if (r && i >= r[0] + r[1] && i < r[0] + r[1] * r[2]) i = r[0] + (i - r[0]) % r[1];
+    return elements[stage][i];
+  }
+  function clear() {
+    root.querySelectorAll(".sel").forEach(function (el) { el.classList.remove("sel"); });
+  }
+  function scrollInto(box, el) {  // scroll the box only: never the page or JupyterLab's notebook
+    if (!box || !el) return;
+    var top = el.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    box.scrollTop = Math.max(0, top - 24);
+  }
+  function openFolds(el) {
+    for (var d = el.parentElement; d && d !== root; d = d.parentElement) {
+      if (d.tagName === "DETAILS") d.open = true;
+    }
+  }
+  function select(what, label, match) {
+    clear();
+    var counts = [], first = {};
+    data.stages.forEach(function (stage) {
+      var n = 0, seen = new Set();
+      var lines = data.opLine[stage], mods = data.opModule[stage];
+      for (var i = 0; i < lines.length; i++) {
+        if (!match(lines[i], mods[i], stage, i)) continue;
+        n++;
+        var el = drawn(stage, i);
+        if (el && !seen.has(el)) {
+          seen.add(el); el.classList.add("sel"); openFolds(el);
+          if (!first[stage]) first[stage] = el;
+        }
+      }
+      counts.push(stage + " " + n);
+    });
+    data.stages.forEach(function (stage) {
+      var pane = document.getElementById(P + "stage-" + stage);
+      if (pane && first[stage]) scrollInto(pane.querySelector("pre"), first[stage]);
+    });
+    if (what) { what.classList.add("sel"); scrollInto(what.closest(".src, .mods"), what); }
+    root.querySelector(".ttb-sel").textContent = label + "\n" + counts.join(" · ");
+  }
+  function selectLine(k) {
+    var line = data.lines[k];
+    select(document.getElementById(P + "src-" + k), line[0] + (line[2] ? "   " + line[2] : ""),
+           function (l) { return l === k; });
+  }
+  function selectModule(m) {
+    var end = data.moduleEnd[m];
+    select(document.getElementById(P + "mod-" + m), "module " + (data.modules[m] || "(model)"),
+           function (l, mod) { return mod >= m && mod < end; });
+  }
+  function selectOp(stage, i) {  // the ops of the same line and module: what this op became, or came from
+    var k = data.opLine[stage][i], m = data.opModule[stage][i];
+    if (k < 0 && m < 0) {
+      select(null, stage + " op " + i + ": no source line or module", function (l, mod, s, j) {
+        return s === stage && j === i;
+      });
+      return;
+    }
+    var label = (k >= 0 ? data.lines[k][0] : "no source line") + (m >= 0 ? " in module " + (data.modules[m] || "(model)") : "");
+    select(k >= 0 ? document.getElementById(P + "src-" + k) : null, label, function (l, mod) {
+      return (k < 0 || l === k) && (m < 0 || mod === m);
+    });
+  }
+  root.addEventListener("click", function (ev) {
+    var t = ev.target;
+    var a = t.closest("a[href^='#']");
+    if (a) ev.preventDefault();
+    if (t.closest(".ttb-clear")) { clear(); root.querySelector(".ttb-sel").textContent = ""; return; }
+    if (t.closest("summary, button, input, label")) return;
+    var row = t.closest("tr[data-k]");
+    if (row) return selectLine(+row.dataset.k);
+    row = t.closest("tr[data-m]");
+    if (row) return selectModule(+row.dataset.m);
+    var op = t.closest(".op");
+    if (op && op.dataset.stage) return selectOp(op.dataset.stage, +op.querySelector(".ln").textContent);
+    var target = a && document.getElementById(a.getAttribute("href").slice(1));
+    if (target) target.scrollIntoView({block: "nearest"});
+  });
+  root.querySelectorAll(".ttb-ctl input[data-stage]").forEach(function (box) {
+    box.addEventListener("change", function () {
+      var pane = document.getElementById(P + "stage-" + box.dataset.stage);
+      if (pane) pane.classList.toggle("off", !box.checked);
+    });
+  });
+  root.dataset.readyMs = Math.round(performance.now());  // time to interactive, read by the browser tests
+})();
+"""
