@@ -40,3 +40,57 @@ def screenshot(page, name: str) -> str:
     path = os.path.join(SHOTS, name)
     page.screenshot(path=path)
     return path
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyterlab(root_dir: str):
+    """A JupyterLab server on 127.0.0.1 serving `root_dir`, with its settings, workspaces and runtime files in a
+    folder of its own (the user's ~/.jupyter is not touched); yields the URL prefix with the token. Stopped after."""
+    import secrets
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    import urllib.request
+
+    port, token = free_port(), secrets.token_hex(16)
+    home = tempfile.mkdtemp(prefix="ttbench-lab-")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=os.path.join(home, "config"), JUPYTER_DATA_DIR=os.path.join(home, "data"),
+               JUPYTER_RUNTIME_DIR=os.path.join(home, "runtime"), IPYTHONDIR=os.path.join(home, "ipython"))
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+               f"--LabApp.workspaces_dir={os.path.join(home, 'workspaces')}", "--ServerApp.port_retries=0"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = open(os.path.join(home, "server.log"), "w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2).read()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not start: " + open(log.name).read()[-2000:])
+                time.sleep(0.5)
+        yield url, token
+    finally:
+        import signal
+
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+        shutil.rmtree(home, ignore_errors=True)

@@ -135,3 +135,36 @@ def test_resnet50_view_is_interactive_within_two_seconds(zoo_bringup, tmp_path):
         page.locator("tr[data-k]").nth(0).click()
         assert page.locator(".op.sel").count() > 0
         assert not page.errors
+
+
+def test_following_a_line_inside_jupyterlab(tmp_path):
+    """The same in a real JupyterLab: a notebook that shows two bringups is run there; JupyterLab swallows in-page
+    links, so the view's script has to do the following itself."""
+    import nbformat
+
+    from browser import jupyterlab
+
+    cells = ['import ttbench as tb\nm, x = tb.models.load("mlp")\nfirst = tb.bringup(m, x, name="mlp")\nfirst',
+             'second = tb.bringup(m, x, frontend="dynamo", name="mlp")\nsecond']
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(tmp_path / "two_views.ipynb"))
+    with jupyterlab(str(tmp_path)) as (url, token), browser_page() as page:
+        page.set_default_timeout(60_000)
+        page.goto(f"{url}/lab/tree/two_views.ipynb?token={token}")
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
+        page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
+        page.locator("div.ttb.js").nth(1).wait_for(timeout=240_000)
+        views = page.locator("div.ttb")
+        assert views.count() == 2
+        before_url = page.url
+        views.nth(1).locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}").locator("a").first.click()
+        assert page.url == before_url  # the link was followed by the view, not by JupyterLab
+        selected = _selected(views.nth(1))
+        assert list(selected) == ["fx", "torchfx", "stablehlo", "ttir", "ttnn"]
+        assert all(selected.values()), selected
+        assert views.nth(0).locator(".sel").count() == 0
+        screenshot(page, "jupyterlab_line_selected.png")
+        assert not [e for e in page.errors if "ttb" in e], page.errors

@@ -15,6 +15,7 @@ import torch
 from . import tt_plugin
 from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError,
                    Stage)
+from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .stages.mlir_stage import compiler_error, prestart_worker
 
 
@@ -246,9 +247,9 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     Bad input (wrong types, inputs that do not fit the model, unreadable ONNX) raises BadInput.
     `progress(stage_name)` is called before each stage starts, and `progress.finished(stage)` (when the callable
     has that method) after each one ends, ok or not: big models show each stage's op count as it is known.
+    In a notebook, progress=None draws a bar per bringup (tqdm.auto); progress=False draws nothing.
     """
-    from .stages import fx, onnx, stablehlo, torchfx
-    from .stages.tt import compile_tt
+    from .stages import fx
 
     if frontend is None:  # an ONNX file or ModelProto goes through ONNX, a module through torch.export
         frontend = "onnx" if isinstance(model, (str, os.PathLike)) or type(model).__name__ == "ModelProto" \
@@ -268,6 +269,22 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         if fx.on_meta(model):
             _validate_meta(frontend, params, hoist)
     names = FRONTEND_STAGES[frontend]
+    own_bar = StageBar(names if tt else names[:3], name or _model_name(model)) \
+        if progress is None and in_notebook() else None
+    try:
+        with quiet_framework_warnings():
+            return _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, name,
+                             own_bar or progress, functionalize, hoist, dims, names)
+    finally:
+        if own_bar is not None:
+            own_bar.close()
+
+
+def _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, name, progress, functionalize, hoist,
+              dims, names) -> Bringup:
+    from .stages import fx, onnx, stablehlo, torchfx
+    from .stages.tt import compile_tt
+
     prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()
     t_start = time.perf_counter()

@@ -52,7 +52,7 @@ CSS = """
 .ttb .mods{flex:2 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
 .ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;color:#24292f}
 .ttb .src tr,.ttb .mods tr,.ttb .op{cursor:pointer}.ttb tr.sel td{background:#ddf4ff}
-.ttb .op.sel{background:#ddf4ff;box-shadow:inset 4px 0 #0969da}.ttb .mods .d{color:#6e7781}
+.ttb .op.sel{background:#ddf4ff;box-shadow:inset 0 0 0 1px #54aeff}.ttb .mods .d{color:#6e7781}
 .ttb .ttb-ctl{display:none;margin:6px 0;padding:4px 8px;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 .ttb.js .ttb-ctl{display:block}.ttb .ttb-ctl label{margin-right:10px}.ttb .ttb-sel{margin-top:4px;white-space:pre-wrap}
 .ttb .hl .k{color:#cf222e}.ttb .hl .n{color:#0550ae}.ttb .hl .t{color:#116329}.ttb .hl .s{color:#0a3069}.ttb .hl .c{color:#6e7781}

@@ -3,7 +3,27 @@ and pyplot's figure list are left alone), returned as base64 PNG so a page needs
 from __future__ import annotations
 
 import base64
+import functools
 import io
+
+
+@functools.lru_cache(maxsize=None)
+def _notebook_figure_class():
+    from matplotlib.figure import Figure
+
+    class NotebookFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            buffer = io.BytesIO()
+            self.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+            return buffer.getvalue()
+
+    return NotebookFigure
+
+
+def notebook_figure(**kwargs):
+    """A matplotlib Figure that a notebook shows as a picture when it is a cell's result (a bare Figure only prints
+    `<Figure size ...>` unless pyplot's inline backend is active, which ttbench does not switch on for the user)."""
+    return _notebook_figure_class()(**kwargs)
 
 
 def stage_bars_png(b) -> str:

@@ -84,9 +84,9 @@ def op_by_op_plot(report, ax=None):
     it; without one, returns a Figure of its own (a notebook shows it; pyplot's state and backend are untouched)."""
     figure = None
     if ax is None:
-        from matplotlib.figure import Figure
+        from .plots import notebook_figure
 
-        figure = Figure(figsize=(10, 3))
+        figure = notebook_figure(figsize=(10, 3))
         ax = figure.subplots()
     xs = [r.index for r in report.rows]
     colors = ["tab:green" if r.ok else "tab:red" for r in report.rows]

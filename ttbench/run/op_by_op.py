@@ -32,6 +32,7 @@ import torch.fx
 from ..children import ContainedFailure, call_in_fork
 from ..core import BadInput, ModelFailed
 from ..ir.locations import frames_from_stack_trace, user_frame
+from ..progress import bar as progress_bar
 from .client import WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
@@ -242,12 +243,6 @@ def _skip(spec: dict, out, skipped: dict) -> bool:
     return False
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
-
-
 def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure,
               skipped):
     occurrences = _onnx_occurrences(b, timeout) if b.frontend == "onnx" else _fx_occurrences(b, timeout, skipped)
@@ -264,7 +259,7 @@ def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, p
             row.locations.append(location)
     units = list(unique.values())
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
-    with executor_class(dev) as executor, _progress(len(units), f"{b.model_name} ops", progress) as bar:
+    with executor_class(dev) as executor, progress_bar(len(units), f"{b.model_name} ops", progress) as bar:
         for i, unit in enumerate(units):
             rows.run(executor, i)
             bar.update(1)
@@ -430,7 +425,7 @@ def _fx_chain(b, timeout, progress, run, skipped):
     def value_of(n):
         return device_env[n] if n in device_env else env.get(n, golden_of.get(n))
 
-    with _progress(len(calls), f"{b.model_name} chained", progress) as bar:
+    with progress_bar(len(calls), f"{b.model_name} chained", progress) as bar:
         for node in b.fx_graph.graph.nodes:
             if node.op == "get_attr":
                 env[node] = getattr(b.fx_graph, node.target)
@@ -467,7 +462,7 @@ def _onnx_chain(b, timeout, progress, run, _skipped):
     locations = _onnx_locations(b)
     current = dict(golden)  # name -> value: the device's where it ran, the golden's otherwise
     nodes = _onnx_nodes(b)
-    with _progress(len(nodes), f"{b.model_name} chained", progress) as bar:
+    with progress_bar(len(nodes), f"{b.model_name} chained", progress) as bar:
         for index, node in nodes:
             _, unit = _onnx_unit(b, node, current, constants)
             unit.golden = [golden[o] for o in node.output if o in golden]

@@ -66,8 +66,9 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
             frames = (SourceLoc(m.group(1), int(m.group(2))),)
     loc = user_frame(frames) or (frames[0] if frames else None)
     parts = [f"at {loc.short}"] if loc else []
-    # torch-mlir's ONNX importer names each op's location after its node: loc("node"(...)) or loc("node")
-    named = re.match(r'^(?:loc\()?"((?:[^"\\]|\\.)*)"(?:\(|\)?$)', where)
+    # torch-mlir's ONNX importer names each op's location after its node: loc("node"(...)) or loc("node"), inside
+    # the module path ttbench puts outermost (loc("module[encoder.0]"("node"(...))))
+    named = re.match(r'^(?:loc\()?(?:"module\[(?:[^"\\]|\\.)*"\()?"((?:[^"\\]|\\.)*)"(?:\(|\)?$)', where)
     if named and named.group(1) in node_kinds:
         node, kind = named.group(1), node_kinds[named.group(1)]
         parts.insert(0, f"ONNX node {node} ({kind})" if node else f"ONNX {kind} node (unnamed)")
