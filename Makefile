@@ -15,6 +15,9 @@ $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
+	# Model Explorer without ai-edge-model-explorer-adapter (481 MB of TF/TFLite converters ttbench never calls:
+	# it serves JSON graphs); its other dependencies are in the lock.
+	$(BIN)/python -m pip install -q --no-deps ai-edge-model-explorer==0.1.34
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@$(MAKE) --no-print-directory system-deps
 	touch $@

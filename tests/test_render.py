@@ -191,3 +191,23 @@ def test_explorer_filters_and_shows_an_op():
     ex.lists.children[1].value = ex.lists.children[1].options[0][1]  # click the torchfx op
     assert "torch.aten.relu_" in ex.details.value and "inplace" in ex.details.value
     assert "test_findings.py:18" in ex.details.value  # its location chain
+
+
+def test_bringup_in_a_notebook_shows_a_progress_bar_and_no_framework_noise(tmp_path):
+    """Run in a real kernel (nbclient): the bar is a tqdm widget naming the model and its first stage; torch's
+    LeafSpec deprecation notice (44 s of silence on mobilenet_v2 apart from it, before) is gone."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'import warnings\nwarnings.simplefilter("default")\nimport ttbench as tb\nm, x = tb.models.load("mlp")\n'
+        'b = tb.bringup(m, x, tt=False, name="mlp")\nprint(b.ok)')])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbclient.NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = nb.cells[0].outputs
+    bars = [o for o in outputs if o.output_type == "display_data"
+            and "application/vnd.jupyter.widget-view+json" in o.data]
+    assert bars and bars[0].data["text/plain"].startswith("mlp: fx"), outputs
+    stderr = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stderr")
+    assert "LeafSpec" not in stderr and "FutureWarning" not in stderr, stderr
+    assert "True" in "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")

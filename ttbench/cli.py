@@ -11,6 +11,7 @@
     ttbench history [--db PATH] [--before RUN] [--after RUN] [--html OUT]
     ttbench conformance [--sample | --tests a,b | --ops Abs,Add] [--jobs N] [--no-tt] [--out DIR] [--db PATH]
                         [--engine local|ray [--address RAY_ADDRESS]]
+    ttbench explore DIR [--stage S] [--port N]
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
@@ -201,6 +202,8 @@ def cmd_bringup(args) -> int:
         if not device("tt").usable:
             raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
                            "use --op-by-op alone")
+    if args.explorer and not args.out:
+        raise BadInput("--explorer writes Model Explorer's graphs into the export folder: give --out DIR too")
     if args.out:
         from .export import check_export_target
 
@@ -252,7 +255,7 @@ def cmd_bringup(args) -> int:
         if "const_eval_ops" in tt.meta:
             extra += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
         print(f"tt: {tt.meta['target']}{extra}")
-    extra, compared_ok = {}, True
+    extra, compared_ok, op_report = {}, True, None
     if args.run:
         stage = "ttnn" if args.run == "tt" else "stablehlo"
         result = b.run(stage, device=args.run, weights=args.weights_file)
@@ -267,15 +270,21 @@ def cmd_bringup(args) -> int:
             print(f"nothing written to {args.save_outputs}: no outputs ({result.message})")
         compared_ok = result.ok or not result.executed and args.run == "tt"  # compile-only is not a mismatch
         if args.op_by_op:
-            report = b.op_by_op(device=args.run, mode="chained" if args.chained else "isolated")
+            report = op_report = b.op_by_op(device=args.run, mode="chained" if args.chained else "isolated")
             print(report.summary())
             for row in report.failed()[:10]:
                 print(f"  #{row.index} {row.op} ({', '.join(row.locations[:2])}): {row.error}")
             extra["op_by_op.json"] = report.to_json() + "\n"
             compared_ok = compared_ok and report.ok
+    if args.explorer:
+        from .render.model_explorer import explorer_files
+
+        extra.update(explorer_files(b, report=op_report))
     if args.out:
         path = b.export(args.out, extra)
         print(f"wrote {path}")
+        if args.explorer:
+            print(f"Model Explorer graphs in {path}/explorer: `ttbench explore {path} --stage ttnn`")
     return 0 if b.ok and compared_ok else 1
 
 
@@ -391,6 +400,25 @@ def cmd_models(args) -> int:
     return 0
 
 
+def cmd_explore(args) -> int:
+    """Serve one stage of an export folder written with --explorer in Model Explorer until Ctrl+C."""
+    from .render.model_explorer import saved_files, serve_files
+
+    if not os.path.isdir(args.folder):
+        raise BadInput(f"{args.folder} is not a folder: give an export folder written with --explorer")
+    graph, overlays = saved_files(args.folder, args.stage)
+    server = serve_files(graph, overlays, port=args.port)
+    print(f"Model Explorer: {server.url}\n(overlays: {', '.join(os.path.basename(p) for p in overlays) or 'none'}; "
+          f"Ctrl+C stops it)", flush=True)
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
 def cmd_doctor(args) -> int:
     from .doctor import report
 
@@ -433,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),
                    help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
+    p.add_argument("--explorer", action="store_true",
+                   help="with --out: also write each stage as a Model Explorer graph with ttbench's overlays "
+                        "(findings, const-eval, op-by-op results) in explorer/")
     p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
     p.add_argument("--save-outputs", metavar="FILE.npz",
                    help="with --run: save the device's outputs and the golden's (output_N, golden_N)")
@@ -482,6 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(c)
     c.set_defaults(func=cmd_conformance)
     sub.add_parser("models", help="list the model zoo").set_defaults(func=cmd_models)
+    e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
+    e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
+    e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")
+    e.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    e.set_defaults(func=cmd_explore)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
     return parser
 

@@ -20,7 +20,7 @@ def report():
     desc = os.path.join(tt_plugin.cache_dir(), tt_plugin.DESCRIPTOR_NAME)
     rows.append(("descriptor cache", desc if os.path.isfile(desc) else "not made yet",
                  "" if os.path.isfile(desc) else "made on the first TT compile (about 10 s)"))
-    for piece in (optional.dot(), optional.netron(), optional.ray()):
+    for piece in (optional.dot(), optional.netron(), optional.model_explorer(), optional.ray()):
         rows.append((piece.name, piece.detail if piece.available else "MISSING", "" if piece.available else piece.hint))
     width = max(len(r[0]) for r in rows)
     lines = [f"{name.ljust(width)}  {state}" + (f"   -> {hint}" if hint else "") for name, state, hint in rows]

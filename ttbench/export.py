@@ -202,7 +202,8 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
             save_file(_unshared(weights), os.path.join(tmp, "weights.safetensors"))
         _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
         b.save_html(os.path.join(tmp, REPORT))
-        for fname, text in (extra_files or {}).items():
+        for fname, text in (extra_files or {}).items():  # names may hold one folder: explorer/ttir.json
+            os.makedirs(os.path.dirname(os.path.join(tmp, fname)), exist_ok=True)
             _write(os.path.join(tmp, fname), text)
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
         _replace_dir(tmp, directory)

@@ -63,6 +63,14 @@ def netron() -> Piece:
 
 
 @functools.lru_cache(maxsize=None)
+def model_explorer() -> Piece:
+    version = _version("ai-edge-model-explorer")
+    return Piece("model-explorer", bool(version), version or "",
+                 "pip install 'ttbench[explorer]' (ai-edge-model-explorer==0.1.34; `make setup` installs it without "
+                 "its 481 MB TFLite converter, which ttbench's JSON graphs do not need)")
+
+
+@functools.lru_cache(maxsize=None)
 def ray() -> Piece:
     version = _version("ray")
     return Piece("ray", bool(version), version or "", "pip install 'ttbench[ray]' (ray==2.60.0), for sweep --engine ray")

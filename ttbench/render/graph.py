@@ -55,6 +55,30 @@ def _kinds_by_index(findings, stage: str) -> dict:
     return out
 
 
+def def_use_edges(stage) -> list:
+    """(producer op index, user op index) for every value an op uses, in op order: FX through the graph's nodes,
+    MLIR through SSA names (per function: names restart in each)."""
+    edges = []
+    if stage.name == "fx" and stage.module is not None:
+        fx_nodes = {n.name: n for n in stage.module.graph.nodes}
+        index_of = {op.attrs.get("node"): op.index for op in stage.ops}
+        for op in stage.ops:
+            node = fx_nodes.get(op.attrs.get("node"))
+            for arg in (node.all_input_nodes if node is not None else ()):
+                if arg.name in index_of:
+                    edges.append((index_of[arg.name], op.index))
+        return edges
+    producer = {}
+    for op in stage.ops:
+        func = op.attrs.get("func") or ""
+        for u in op.attrs.get("operands", ()):
+            if (func, u) in producer:
+                edges.append((producer[(func, u)], op.index))
+        for r in op.attrs.get("results", ()):
+            producer[(func, r)] = op.index
+    return edges
+
+
 def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Optional[str] = None,
                 kind: Optional[str] = None) -> Graph:
     """`op_filter`: keep ops whose name contains it; `kind`: keep ops with a finding of that kind."""
@@ -65,29 +89,10 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
     ops = ops[:max_nodes]
     keep = {op.index for op in ops}
     clusters: dict = {}
-    nodes, edges = [], []
-    if stage.name == "fx" and stage.module is not None:
-        fx_nodes = {n.name: n for n in stage.module.graph.nodes}
-        index_of = {op.attrs.get("node"): op.index for op in stage.ops}
-        for op in ops:
-            node = fx_nodes.get(op.attrs.get("node"))
-            stack = (node.meta.get("nn_module_stack") or {}) if node is not None else {}
-            path = list(stack.values())[-1][0] if stack else ""
-            clusters.setdefault(path, []).append(op)
-            for arg in (node.all_input_nodes if node is not None else ()):
-                if index_of.get(arg.name) in keep:
-                    edges.append((index_of[arg.name], op.index))
-    else:
-        producer = {}  # SSA name -> index of the op defining it (per function: names restart in each)
-        for op in stage.ops:
-            func = op.attrs.get("func") or ""
-            if op.index in keep:
-                for u in op.attrs.get("operands", ()):
-                    if producer.get((func, u)) in keep:
-                        edges.append((producer[(func, u)], op.index))
-                clusters.setdefault(func, []).append(op)
-            for r in op.attrs.get("results", ()):
-                producer[(func, r)] = op.index
+    for op in ops:
+        cluster = op.module if op.module else (op.attrs.get("func") or "")  # modules, else the function
+        clusters.setdefault(cluster, []).append(op)
+    edges = [(a, b) for a, b in def_use_edges(stage) if a in keep and b in keep]
     lines = ["digraph stage {", "  rankdir=TB; node [shape=box, style=filled, fillcolor=white, fontsize=10];",
              f"  label={_quote(f'{stage.name}: {Graph(dot=str(), shown=len(ops), total=total).caption}')};"]
     for k, (cluster, members) in enumerate(clusters.items()):

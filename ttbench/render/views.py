@@ -53,6 +53,14 @@ def stage_netron(stage, port: int = 0, height: int = 600):
     return show(stage, port=port, height=height)
 
 
+def stage_explorer(stage, report=None, port: int = 0, height: int = 700):
+    """The stage in Google's Model Explorer, with ttbench's overlays (findings; const-eval on TTNN; `report`'s
+    op-by-op results on fx/onnx), served on 127.0.0.1; shown as an IFrame. Stop with tb.explorer_stop()."""
+    from .model_explorer import serve
+
+    return serve(stage, report=report, port=port, height=height)
+
+
 # --- findings, runs -------------------------------------------------------------------------------------------
 
 def summary_repr_html(summary) -> str:
@@ -150,6 +158,7 @@ def _views() -> dict:
         (Bringup, "save_html"): bringup_save_html,
         (Stage, "graph"): stage_graph,
         (Stage, "netron"): stage_netron,
+        (Stage, "explorer"): stage_explorer,
         (FindingsSummary, "_repr_html_"): summary_repr_html,
         (RunResult, "_repr_html_"): run_result_repr_html,
         (OpByOpReport, "_repr_html_"): op_by_op_repr_html,

@@ -1,0 +1,106 @@
+"""Model Explorer on ttbench's stages: the adapter's graphs (one node per op, layers by module path, def-use edges),
+the overlays (findings, const-eval, op-by-op), the export folder's explorer/ and `ttbench explore`, and the real
+Model Explorer web app in Chromium colouring a node with a finding."""
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import ttbench as tb
+from ttbench.render.bringup_html import KIND_COLOURS
+from ttbench.render.model_explorer import explorer_files, findings_overlay, op_by_op_overlay, stage_graph
+
+from browser import browser_page, screenshot
+
+TTBENCH = [sys.executable, "-m", "ttbench.cli"]
+
+
+def test_every_op_is_a_node_in_its_module_layer_with_its_edges(zoo_bringup):
+    b = zoo_bringup("bert_tiny", "export", "args", True)
+    for name, stage in b.stages.items():
+        graph = stage_graph(stage, b.findings)["graphs"][0]
+        nodes = graph["nodes"]
+        assert [n["id"] for n in nodes] == [str(op.index) for op in stage.ops]
+        query = [n for n in nodes if n["namespace"] == "encoder/layer/1/attention/self/query"]
+        assert query, name  # the module path is the layer, in every stage
+        for node in nodes:
+            for edge in node["incomingEdges"]:  # def-use: a value is made before it is used
+                assert int(edge["sourceNodeId"]) < int(node["id"]), (name, node["label"])
+        assert sum(len(n["incomingEdges"]) for n in nodes) >= len(nodes) // 2, name
+        located = next(n for n in nodes if any(a["key"] == "source" for a in n["attrs"]))
+        assert any(a["key"] == "op" and a["value"] for a in located["attrs"])
+
+
+def test_overlays_colour_exactly_the_ops_with_findings(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", True)
+    for name, stage in b.stages.items():
+        results = findings_overlay(stage, b.findings)[name]["results"]
+        flagged = {str(f.details["index"]) for f in b.findings if f.stage == name and "index" in f.details}
+        assert set(results) == flagged, name
+        for key, r in results.items():
+            assert r["bgColor"] in KIND_COLOURS.values()
+    assert findings_overlay(b.stages["stablehlo"], b.findings)["stablehlo"]["results"]  # mlp inlines constants
+    report = b.op_by_op(device="cpu", progress=False)
+    pcc = op_by_op_overlay(b.stages["fx"], report)["fx"]
+    assert pcc["thresholds"] and len(pcc["results"]) == len([op for op in b.stages["fx"].ops
+                                                             if any(op.attrs["node"] in r.nodes for r in report.rows)])
+    assert all(0.99 <= r["value"] <= 1.0 for r in pcc["results"].values())
+    with pytest.raises(tb.BadInput, match="fx/onnx"):
+        op_by_op_overlay(b.stages["ttir"], report)
+    files = explorer_files(b, report)
+    assert "explorer/ttnn.const-eval.json" in files and "explorer/fx.op_by_op.json" in files
+    const_eval = json.loads(files["explorer/ttnn.const-eval.json"])["ttnn"]["results"]
+    assert const_eval and all("const_eval" in b.stages["ttnn"].ops[int(k)].attrs["func"] for k in const_eval)
+
+
+def test_cli_writes_the_explorer_folder_and_serves_it(tmp_path):
+    out = tmp_path / "mlp"
+    bad = subprocess.run([*TTBENCH, "bringup", "mlp", "--explorer"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--out" in bad.stderr
+    done = subprocess.run([*TTBENCH, "bringup", "mlp", "--no-tt", "--out", str(out), "--explorer"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    names = sorted(os.listdir(out / "explorer"))
+    assert names == ["fx.findings.json", "fx.json", "stablehlo.findings.json", "stablehlo.json",
+                     "torchfx.findings.json", "torchfx.json"]
+    missing = subprocess.run([*TTBENCH, "explore", str(out), "--stage", "ttnn"], capture_output=True, text=True)
+    assert missing.returncode == 2 and "explorer/ttnn.json" in missing.stderr
+    os.symlink("/etc/hostname", out / "explorer" / "fx.extra.json")  # an export folder is untrusted input
+    linked = subprocess.run([*TTBENCH, "explore", str(out), "--stage", "fx"], capture_output=True, text=True)
+    assert linked.returncode == 2 and "link" in linked.stderr
+
+
+def test_model_explorer_colours_the_nodes_with_findings(zoo_bringup):
+    """The real web app in Chromium: the stablehlo stage's inlined constants carry the finding colour, both in
+    the drawn graph (pixels of the WebGL canvas) and in its node-data table."""
+    from PIL import Image
+
+    b = zoo_bringup("mlp", "export", "args", True)
+    server = b.stages["stablehlo"].explorer()
+    try:
+        assert server.url.startswith("http://127.0.0.1:")
+        colour = KIND_COLOURS["constant"]
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        with browser_page() as page:
+            page.goto(server.url)
+            page.get_by_text("stablehlo.findings.json").first.wait_for(timeout=60_000)
+            cells = []
+            deadline = time.monotonic() + 60
+            while not cells and time.monotonic() < deadline:
+                cells = page.evaluate("""css => [...document.querySelectorAll('td')]
+                    .filter(e => getComputedStyle(e).backgroundColor === css).map(e => e.textContent.trim())""",
+                                      "rgb({}, {}, {})".format(*rgb))
+                time.sleep(0.5)
+            assert cells, "no node-data cell in the finding's colour"
+            image = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+            painted = sum(1 for px in image.get_flattened_data() if px == rgb)
+            screenshot(page, "model_explorer_stablehlo_findings.png")
+            assert painted > 500, f"{painted} pixels in the finding colour"  # nodes drawn in it, not only the table
+            assert not [e for e in page.errors if "ttbench" in e]
+    finally:
+        tb.explorer_stop()
+    assert server.process.poll() is not None  # stopped

@@ -1,0 +1,274 @@
+"""Google's Model Explorer on every stage, with ttbench's facts as overlays.
+
+The adapter turns a stage into Model Explorer's graph JSON: one node per op (label = op name), layers from the module
+path (`encoder.layer.0.attention` -> namespace `encoder/layer/0/attention`, so the explorer folds each module), edges
+from def-use, and per node its printed line, source location, location chain and findings. Overlays are Model
+Explorer's node data (one file each, colouring nodes): findings by kind, op-by-op results (PCC, or the furthest
+compiler stage when compile-only) on the first stage, const-eval membership on TTNN.
+
+`stage.explorer()` serves them on 127.0.0.1 in a child process (stop with `tb.explorer_stop()`);
+`write_explorer_files(b, folder)` writes them next to an export, for `model-explorer` later (README).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Optional
+
+from .. import optional
+from ..analysis.findings import KINDS
+from ..core import BadInput
+from .bringup_html import KIND_COLOURS
+from .graph import def_use_edges
+
+MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
+PCC_COLOURS = [(0.0, "#cf222e"), (0.99, "#d4a72c"), (0.999, "#2da44e")]  # thresholds: below 0.99 red, ...
+CONST_EVAL_COLOUR = "#0969da"
+
+
+def stage_graph(stage, findings=None, label: Optional[str] = None) -> dict:
+    """Model Explorer's graphs JSON for one stage (`{"graphs": [graph]}`)."""
+    if not stage.ok:
+        raise BadInput(f"the {stage.name} stage failed ({stage.error}): there is no graph to explore")
+    found: dict = {}
+    for f in (findings or ()):
+        index = f.details.get("index") if f.stage == stage.name and isinstance(f.details, dict) else None
+        if index is not None:
+            found.setdefault(index, []).append(f)
+    incoming: dict = {}
+    for source, target in def_use_edges(stage):
+        incoming.setdefault(target, []).append(source)
+    nodes = []
+    for op in stage.ops:
+        attrs = [("op", op.text[:MAX_ATTR_CHARS]), ("index", str(op.index))]
+        if op.location is not None:
+            attrs.append(("source", str(op.location)))
+        if op.chain:
+            attrs.append(("location chain", " <- ".join(str(loc) for loc in op.chain)))
+        if op.module is not None:
+            attrs.append(("module", op.module or "(model)"))
+        if op.attrs.get("func"):
+            attrs.append(("function", op.attrs["func"]))
+        for f in found.get(op.index, ()):
+            attrs.append((f"finding: {f.kind}", f.message[:MAX_ATTR_CHARS]))
+        nodes.append({
+            "id": str(op.index), "label": op.name, "namespace": _namespace(op.module),
+            "attrs": [{"key": k, "value": v} for k, v in attrs],
+            "incomingEdges": [{"sourceNodeId": str(s), "sourceNodeOutputId": "0", "targetNodeInputId": str(i)}
+                              for i, s in enumerate(dict.fromkeys(incoming.get(op.index, ())))],
+        })
+    return {"label": label or stage.name, "graphs": [{"id": stage.name, "nodes": nodes}]}
+
+
+def _namespace(module: Optional[str]) -> str:
+    return module.replace(".", "/") if module else ""
+
+
+def findings_overlay(stage, findings) -> dict:
+    """Node data: each op with a finding, coloured by its most serious kind (value = 1 + that kind's position)."""
+    results = {}
+    order = ("verifier", "inplace", "constant", "location_lost")
+    for f in findings:
+        index = f.details.get("index") if f.stage == stage.name and isinstance(f.details, dict) else None
+        if index is None:
+            continue
+        current = results.get(str(index))
+        if current is None or order.index(f.kind) < order.index(current["kind"]):
+            results[str(index)] = {"kind": f.kind}
+    out = {key: {"value": KINDS.index(r["kind"]) + 1, "bgColor": KIND_COLOURS[r["kind"]]} for key, r in results.items()}
+    return {stage.name: {"results": out}}
+
+
+def op_by_op_overlay(stage, report) -> dict:
+    """Node data for the first stage (fx or onnx): each op's PCC against the golden (coloured by threshold), or,
+    compile-only, how far through the compiler it got (a failed op red)."""
+    if stage.name not in ("fx", "onnx"):
+        raise BadInput(f"op-by-op results are per FX node or ONNX node: overlay them on the fx/onnx stage, not "
+                       f"{stage.name}")
+    index_of = {op.attrs.get("node"): op.index for op in stage.ops}
+    results = {}
+    for row in report.rows:
+        for node in row.nodes:
+            if node not in index_of:
+                continue
+            if report.compile_only or row.pcc is None:
+                from ..run.results import FURTHEST_STAGES
+
+                value = FURTHEST_STAGES.index(row.furthest_stage) if row.furthest_stage in FURTHEST_STAGES else 0
+                results[str(index_of[node])] = {"value": value, "bgColor": "#2da44e" if row.ok else "#cf222e"}
+            else:
+                results[str(index_of[node])] = {"value": round(float(row.pcc), 6)}
+    data = {"results": results}
+    if not report.compile_only:
+        data["thresholds"] = [{"value": v, "bgColor": c} for v, c in reversed(PCC_COLOURS)]
+    return {stage.name: data}
+
+
+def const_eval_overlay(stage) -> dict:
+    """Node data for TTNN: the ops tt-mlir moved into const-eval functions (run once on the weights)."""
+    results = {str(op.index): {"value": 1, "bgColor": CONST_EVAL_COLOUR} for op in stage.ops
+               if "const_eval" in (op.attrs.get("func") or "")}
+    return {stage.name: {"results": results}}
+
+
+def overlays(b, stage_name: str, report=None) -> dict:
+    """Overlay name -> node data for one stage of `b`."""
+    stage = b.stages[stage_name]
+    out = {"findings": findings_overlay(stage, b.findings)}
+    if stage_name == "ttnn":
+        out["const-eval"] = const_eval_overlay(stage)
+    if report is not None and stage_name in ("fx", "onnx"):
+        out["op by op"] = op_by_op_overlay(stage, report)
+    return out
+
+
+def explorer_files(b, report=None) -> dict:
+    """"explorer/<stage>.json" (the graph) and "explorer/<stage>.<overlay>.json" (node data) -> JSON text, for every
+    stage that reached an IR: what `ttbench bringup --explorer` puts in the export folder."""
+    files = {}
+    for name, stage in b.stages.items():
+        if not stage.ok:
+            continue
+        files[f"explorer/{name}.json"] = json.dumps(stage_graph(stage, b.findings, label=f"{b.model_name} · {name}"))
+        for overlay, data in overlays(b, name, report).items():
+            files[f"explorer/{name}.{overlay.replace(' ', '_')}.json"] = json.dumps(data)
+    return files
+
+
+def write_explorer_files(b, folder: str, report=None) -> list:
+    from ..export import write_text_atomic
+
+    os.makedirs(os.path.join(folder, "explorer"), exist_ok=True)
+    return [write_text_atomic(os.path.join(folder, name), text) for name, text in explorer_files(b, report).items()]
+
+
+# --- serving ---------------------------------------------------------------------------------------------------
+
+_SERVERS: list = []
+_LAUNCH = r"""
+import json, sys
+from model_explorer import server
+from model_explorer.config import ModelExplorerConfig
+graph_path, port, overlay_paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+config = ModelExplorerConfig()
+with open(graph_path) as f:
+    config.graphs_list.append(f.read())
+config.model_sources.append({"url": "graphs://ttbench/0"})
+for path in overlay_paths:
+    config.add_node_data_from_path(path)
+print("URL", f"http://127.0.0.1:{port}/?data={config.to_url_param_value()}", flush=True)
+server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True)
+"""
+
+
+class ExplorerServer:
+    """One Model Explorer child process serving one stage; `url`, `stop()`; shown in a notebook as an IFrame."""
+
+    def __init__(self, process, url: str, height: int):
+        self.process, self.url, self.height = process, url, height
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
+                f"style='border:1px solid #d0d7de'></iframe>")
+
+    def __repr__(self) -> str:
+        return f"Model Explorer at {self.url}"
+
+
+def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ExplorerServer:
+    """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
+    from ..scratch import scratch_dir
+
+    b = stage._owner
+    if b is None:
+        raise BadInput("explorer() needs a stage of a bringup (tb.bringup(...).stages[name])")
+    _require_model_explorer()
+    folder = scratch_dir("ttbench-explorer-")
+    paths = write_explorer_files(_OneStage(b, stage.name), folder, report)
+    graph = os.path.join(folder, "explorer", f"{stage.name}.json")
+    return serve_files(graph, [p for p in paths if p != graph], port, height, timeout)
+
+
+def saved_files(folder: str, stage: str) -> tuple:
+    """(graph, overlays) that `--explorer` wrote for `stage` in an export folder; only plain files inside it (an
+    export folder is untrusted: a link out of it is refused, never followed)."""
+    root = os.path.realpath(folder)
+    explorer = os.path.join(root, "explorer")
+    graph = os.path.join(explorer, f"{stage}.json")
+    if not os.path.isfile(graph):
+        raise BadInput(f"{folder} has no explorer/{stage}.json: export with `ttbench bringup ... --out DIR --explorer`")
+    found = [graph] + sorted(os.path.join(explorer, n) for n in os.listdir(explorer)
+                             if n.startswith(f"{stage}.") and n.endswith(".json") and n != f"{stage}.json")
+    for path in found:
+        if os.path.islink(path) or not os.path.realpath(path).startswith(explorer + os.sep):
+            raise BadInput(f"{path} is a link: ttbench reads only the export folder's own files")
+    return found[0], found[1:]
+
+
+def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
+                timeout: float = 60.0) -> ExplorerServer:
+    import time
+
+    from .netron_view import _free_port
+
+    _require_model_explorer()
+    port = port or _free_port()
+    process = subprocess.Popen([sys.executable, "-c", _LAUNCH, graph, str(port), *overlay_paths],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    url = None
+    while url is None and time.monotonic() < deadline and process.poll() is None:
+        line = process.stdout.readline()
+        if line.startswith("URL "):
+            url = line.split(" ", 1)[1].strip()
+    if url is None:
+        process.kill()
+        raise RuntimeError("Model Explorer did not start (see `ttbench doctor`)")
+    _wait_for_http(f"http://127.0.0.1:{port}/check_health", deadline)
+    server = ExplorerServer(process, url, height)
+    _SERVERS.append(server)
+    return server
+
+
+def _require_model_explorer() -> None:
+    piece = optional.model_explorer()
+    if not piece.available:
+        raise BadInput(f"Model Explorer is not installed: {piece.hint}")
+
+
+def _wait_for_http(url: str, deadline: float) -> None:
+    import time
+    import urllib.request
+
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"Model Explorer did not answer at {url}")
+
+
+class _OneStage:
+    """A bringup seen through one of its stages (what write_explorer_files needs)."""
+
+    def __init__(self, b, name):
+        self.model_name, self.findings, self.stages = b.model_name, b.findings, {name: b.stages[name]}
+
+
+def stop() -> None:
+    """Stop every Model Explorer server ttbench started."""
+    while _SERVERS:
+        _SERVERS.pop().stop()
