@@ -168,3 +168,51 @@ def test_following_a_line_inside_jupyterlab(tmp_path):
         assert views.nth(0).locator(".sel").count() == 0
         screenshot(page, "jupyterlab_line_selected.png")
         assert not [e for e in page.errors if "ttb" in e], page.errors
+
+
+def test_hostile_names_and_code_stay_text_in_the_browser(tmp_path):
+    """A model whose module name, file name and source line are markup: nothing runs, the view still works."""
+    import torch
+
+    evil = "<img src=x onerror=alert(1)></script><script>alert(2)</script>"
+    source = tmp_path / "evil_<b>.py"
+    source.write_text(
+        "import torch\n"
+        "class Evil(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        f"        self.add_module({evil!r}, torch.nn.Linear(4, 4))\n"
+        "    def forward(self, x):\n"
+        f"        return getattr(self, {evil!r})(x).relu()  # {evil}\n")
+    namespace = {}
+    exec(compile(source.read_text(), str(source), "exec"), namespace)
+    b = tb.bringup(namespace["Evil"](), (torch.randn(2, 4),), tt=False, name=evil)
+    path = b.save_html(str(tmp_path / "evil.html"))
+    with browser_page() as page:
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto("file://" + path)
+        assert page.locator("div.ttb.js").count() == 1 and not page.errors
+        row = page.locator("tr[data-k]").filter(has_text="evil_<b>.py:7")
+        assert evil in row.inner_text()  # the line's code, shown as text
+        row.click()
+        assert page.locator(".op.sel").count() > 0
+        assert page.locator("tr[data-m]").nth(1).locator("td").first.get_attribute("title") == evil  # module
+        assert page.locator("img").count() == 1  # the plots; no image from a name
+        assert not dialogs and not page.errors
+
+
+def test_a_module_in_a_folded_repeat_lights_its_twins_in_the_first_block():
+    """An LLM's layers are folded into the first one: selecting layer 2 marks the first block's ops and says so."""
+    from test_llm import meta_twin, tiny_config
+    import torch
+
+    b = tb.bringup(meta_twin(tiny_config(num_hidden_layers=4)), (torch.randint(0, 256, (1, 8)),), name="tiny_llama")
+    r = b.findings.repeats["torchfx"]
+    with browser_page() as page:
+        page.set_content(b._repr_html_())
+        page.locator("tr[data-m] td[title='model.layers.2']").click()
+        shown = {int(t) for t in page.locator("[id$='stage-torchfx'] .op.sel .ln").all_inner_texts()}
+        assert shown and all(r.start <= i < r.start + r.length for i in shown)
+        assert "folded repeats" in page.locator(".ttb-sel").inner_text()
+        assert not page.errors

@@ -24,10 +24,13 @@ SCRIPT = r"""
       if (ln && /^\d+$/.test(ln.textContent)) { map[+ln.textContent] = el; el.dataset.stage = stage; }
     });
   });
-  function drawn(stage, i) {  // an op inside a folded repeat is drawn as its twin in the first block
+  function folded(stage, i) {  // an op inside a folded repeat is drawn as its twin in the first block
     var r = data.repeat[stage];
-    if (r && i >= r[0] + r[1] && i < r[0] + r[1] * r[2]) i = r[0] + (i - r[0]) % r[1];
-    return elements[stage][i];
+    return r && i >= r[0] + r[1] && i < r[0] + r[1] * r[2];
+  }
+  function drawn(stage, i) {
+    var r = data.repeat[stage];
+    return elements[stage][folded(stage, i) ? r[0] + (i - r[0]) % r[1] : i];
   }
   function clear() {
     root.querySelectorAll(".sel").forEach(function (el) { el.classList.remove("sel"); });
@@ -44,13 +47,14 @@ SCRIPT = r"""
   }
   function select(what, label, match) {
     clear();
-    var counts = [], first = {};
+    var counts = [], first = {}, twins = 0;
     data.stages.forEach(function (stage) {
       var n = 0, seen = new Set();
       var lines = data.opLine[stage], mods = data.opModule[stage];
       for (var i = 0; i < lines.length; i++) {
         if (!match(lines[i], mods[i], stage, i)) continue;
         n++;
+        if (folded(stage, i)) twins++;
         var el = drawn(stage, i);
         if (el && !seen.has(el)) {
           seen.add(el); el.classList.add("sel"); openFolds(el);
@@ -64,7 +68,8 @@ SCRIPT = r"""
       if (pane && first[stage]) scrollInto(pane.querySelector("pre"), first[stage]);
     });
     if (what) { what.classList.add("sel"); scrollInto(what.closest(".src, .mods"), what); }
-    root.querySelector(".ttb-sel").textContent = label + "\n" + counts.join(" · ");
+    root.querySelector(".ttb-sel").textContent = label + "\n" + counts.join(" · ") +
+      (twins ? "\n" + twins + " of them in folded repeats: marked on their twins in the first block" : "");
   }
   function selectLine(k) {
     var line = data.lines[k];
