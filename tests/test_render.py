@@ -191,6 +191,19 @@ def test_explorer_filters_and_shows_an_op():
     ex.lists.children[1].value = ex.lists.children[1].options[0][1]  # click the torchfx op
     assert "torch.aten.relu_" in ex.details.value and "inplace" in ex.details.value
     assert "test_findings.py:18" in ex.details.value  # its location chain
+    assert "fx: 1 ops" in ex.details.value  # what the same line and module is in the other shown stage
+
+
+def test_explorer_speaks_every_stages_language_and_exports_the_static_view(zoo_bringup):
+    ex = tb.explore(zoo_bringup("mlp"))
+    ex.stages.value = ("fx", "torchfx", "stablehlo")
+    assert all(len(box.layout.width) and int(box.layout.width[:-1]) * 3 <= 100 for box in ex.lists.children)
+    ex.op_filter.value = "aten.mm"  # FX's vocabulary finds the StableHLO ops it became
+    lowered = [label.split(" ")[1] for label, _ in ex.lists.children[2].options]
+    assert "stablehlo.dot_general" in lowered and not any("aten.mm" in name for name in lowered)
+    bundle = ex._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data and "class='ttb'" in data["text/html"]
 
 
 def test_bringup_in_a_notebook_shows_a_progress_bar_and_no_framework_noise(tmp_path):
