@@ -19,8 +19,9 @@ from browser import browser_page, screenshot
 TTBENCH = [sys.executable, "-m", "ttbench.cli"]
 
 
-def test_every_op_is_a_node_in_its_module_layer_with_its_edges(zoo_bringup):
-    b = zoo_bringup("bert_tiny", "export", "args", True)
+@pytest.mark.parametrize("frontend", ["export", "onnx"])
+def test_every_op_is_a_node_in_its_module_layer_with_its_edges(zoo_bringup, frontend):
+    b = zoo_bringup("bert_tiny", frontend, "args", True)
     for name, stage in b.stages.items():
         graph = stage_graph(stage, b.findings)["graphs"][0]
         nodes = graph["nodes"]

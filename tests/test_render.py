@@ -224,3 +224,20 @@ def test_bringup_in_a_notebook_shows_a_progress_bar_and_no_framework_noise(tmp_p
     stderr = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stderr")
     assert "LeafSpec" not in stderr and "FutureWarning" not in stderr, stderr
     assert "True" in "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")
+
+
+def test_module_tree_lists_parents_first_and_layers_in_natural_order(zoo_bringup):
+    """The module pane of bert_tiny: every module once, after its parent, layer 1 after layer 0's submodules; the
+    counts of a parent include its children's ops."""
+    b = zoo_bringup("bert_tiny")
+    page = b._repr_html_()
+    titles = re.findall(r"<tr id='[^']*mod-\d+' data-m='\d+'><td title='([^']*)'", page)
+    assert titles[0] == "" and len(titles) == len(set(titles))
+    for i, path in enumerate(titles[1:], 1):
+        parent = path.rpartition(".")[0]
+        assert parent in titles[:i], path
+    assert titles.index("encoder.layer.0.output.dense") < titles.index("encoder.layer.1")
+    fx = b.stages["fx"]
+    in_layer0 = sum(1 for op in fx.ops if (op.module or "").startswith("encoder.layer.0"))
+    row = re.search(r"<td title='encoder.layer.0'[^>]*>0</td><td>(\d+)</td>", page)
+    assert row and int(row.group(1)) == in_layer0

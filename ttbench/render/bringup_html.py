@@ -52,7 +52,7 @@ CSS = """
 .ttb .mods{flex:2 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
 .ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;color:#24292f}
 .ttb .src tr,.ttb .mods tr,.ttb .op{cursor:pointer}.ttb tr.sel td{background:#ddf4ff}
-.ttb .op.sel{background:#ddf4ff;box-shadow:inset 0 0 0 1px #54aeff}.ttb .mods .d{color:#6e7781}
+.ttb .op.sel{background:#ddf4ff;box-shadow:inset 0 0 0 1px #54aeff}
 .ttb .ttb-ctl{display:none;margin:6px 0;padding:4px 8px;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 .ttb.js .ttb-ctl{display:block}.ttb .ttb-ctl label{margin-right:10px}.ttb .ttb-sel{margin-top:4px;white-space:pre-wrap}
 .ttb .hl .k{color:#cf222e}.ttb .hl .n{color:#0550ae}.ttb .hl .t{color:#116329}.ttb .hl .s{color:#0a3069}.ttb .hl .c{color:#6e7781}
@@ -273,9 +273,10 @@ def render_bringup(b, plots: bool = False) -> str:
 
 
 def _json_for_script(data) -> str:
-    """JSON that cannot end its <script> element early (`</script>` in a name or a line of code)."""
+    """JSON that cannot end its <script> element early (`</script>` in a name or a line of code), nor look like
+    one of the view's ids or links to the prefixing below (no quote survives)."""
     return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e") \
-        .replace("&", "\\u0026")
+        .replace("&", "\\u0026").replace("'", "\\u0027")
 
 
 def _module_tree(b):
@@ -286,7 +287,7 @@ def _module_tree(b):
     for path in leaves:
         parts = path.split(".") if path else []
         paths.update(".".join(parts[:i]) for i in range(len(parts) + 1))
-    modules = sorted(paths, key=lambda p: p.split(".") if p else [])
+    modules = sorted(paths, key=_tree_order)
     index = {p: i for i, p in enumerate(modules)}
     module_of_op = {n: [index.get(op.module, -1) if op.module is not None else -1 for op in s.ops]
                     for n, s in b.stages.items()}
@@ -299,6 +300,11 @@ def _module_tree(b):
             for i in range(len(parts) + 1):
                 per_module[index[".".join(parts[:i])]][n] += 1
     return modules, module_of_op, per_module
+
+
+def _tree_order(path: str) -> list:
+    """Parents before children, siblings in natural order (layers.2 before layers.10)."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split(".")] if path else []
 
 
 def _subtree_ends(modules) -> list:

@@ -57,8 +57,14 @@ def _kinds_by_index(findings, stage: str) -> dict:
 
 def def_use_edges(stage) -> list:
     """(producer op index, user op index) for every value an op uses, in op order: FX through the graph's nodes,
-    MLIR through SSA names (per function: names restart in each)."""
+    ONNX through tensor names, MLIR through SSA names (per function: names restart in each)."""
     edges = []
+    if stage.name == "onnx" and stage.module is not None:  # one op per graph node, in order
+        producer = {}
+        for index, node in enumerate(stage.module.graph.node):
+            edges.extend((producer[name], index) for name in node.input if name in producer)
+            producer.update((name, index) for name in node.output if name)
+        return edges
     if stage.name == "fx" and stage.module is not None:
         fx_nodes = {n.name: n for n in stage.module.graph.nodes}
         index_of = {op.attrs.get("node"): op.index for op in stage.ops}
