@@ -73,6 +73,26 @@ def test_cli_writes_the_explorer_folder_and_serves_it(tmp_path):
     os.symlink("/etc/hostname", out / "explorer" / "fx.extra.json")  # an export folder is untrusted input
     linked = subprocess.run([*TTBENCH, "explore", str(out), "--stage", "fx"], capture_output=True, text=True)
     assert linked.returncode == 2 and "link" in linked.stderr
+    os.remove(out / "explorer" / "fx.extra.json")
+    serving = subprocess.Popen([*TTBENCH, "explore", str(out), "--stage", "fx"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serving.stdout.readline().split(": ", 1)[1].strip()
+        assert url.startswith("http://127.0.0.1:")
+        import urllib.request
+
+        assert urllib.request.urlopen(url.split("/?")[0] + "/check_health", timeout=10).status == 200
+    finally:
+        serving.kill()  # killed, not asked: the server it started must not outlive it
+        serving.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url.split("/?")[0] + "/check_health", timeout=1)
+            time.sleep(0.3)
+        except OSError:
+            break
+    else:
+        pytest.fail("the Model Explorer server outlived `ttbench explore`")
 
 
 def test_model_explorer_colours_the_nodes_with_findings(zoo_bringup):

@@ -148,10 +148,13 @@ def write_explorer_files(b, folder: str, report=None) -> list:
 
 _SERVERS: list = []
 _LAUNCH = r"""
-import json, sys
+import sys
+sys.path.insert(0, sys.argv[1])
+from parent_watch import watch_parent  # gone with the process that started it (a killed `ttbench explore`)
+watch_parent()
 from model_explorer import server
 from model_explorer.config import ModelExplorerConfig
-graph_path, port, overlay_paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+graph_path, port, overlay_paths = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 config = ModelExplorerConfig()
 with open(graph_path) as f:
     config.graphs_list.append(f.read())
@@ -225,8 +228,11 @@ def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 70
 
     _require_model_explorer()
     port = port or _free_port()
-    process = subprocess.Popen([sys.executable, "-c", _LAUNCH, graph, str(port), *overlay_paths],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    from ..children import spawn_options
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # ttbench/, where parent_watch.py is
+    process = subprocess.Popen([sys.executable, "-c", _LAUNCH, here, graph, str(port), *overlay_paths],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, **spawn_options())
     deadline = time.monotonic() + timeout
     url = None
     while url is None and time.monotonic() < deadline and process.poll() is None:
