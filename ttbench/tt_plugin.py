@@ -297,18 +297,24 @@ def collect_exports(export_dir: str) -> dict:
     return {k: v for k, v in files.items() if v}
 
 
-_LOCATED_ERROR = re.compile(r'loc\("([^"]+)":(\d+):\d+\): error: (.*)')
+_LOCATED_ERROR = re.compile(r"loc\((.*)\): error: (.*)")  # the body may nest: "module[fc1]"(callsite(...))
 
 
 def stopped_at(log: str) -> Optional[str]:
     """Where the compiler's first located error points: "model.py:7 (failed to legalize operation
     'stablehlo.reduce_window')", or None. ttbench hands over StableHLO located at the model's source lines, so
     this is the user's line (first_failing_op confirms the op by compiling ops alone)."""
+    from .ir.locations import LocTable, user_frame
+
+    table = LocTable("")
     for line in log.splitlines():
         found = _LOCATED_ERROR.search(line)
-        if found and found.group(1) not in ("-", ""):
-            path, number, message = found.groups()
-            return f"{os.path.basename(path)}:{number} ({message.strip()[:200]})"
+        if not found:
+            continue
+        frames = table.frames(found.group(1))
+        where = user_frame(frames) or (frames[0] if frames else None)
+        if where is not None and where.file not in ("-", ""):
+            return f"{os.path.basename(where.file)}:{where.line} ({found.group(2).strip()[:200]})"
     return None
 
 
