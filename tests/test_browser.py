@@ -207,12 +207,21 @@ def test_a_module_in_a_folded_repeat_lights_its_twins_in_the_first_block():
     from test_llm import meta_twin, tiny_config
     import torch
 
-    b = tb.bringup(meta_twin(tiny_config(num_hidden_layers=4)), (torch.randint(0, 256, (1, 8)),), name="tiny_llama")
+    b = tb.bringup(meta_twin(tiny_config(num_hidden_layers=6)), (torch.randint(0, 256, (1, 8)),), name="tiny_llama")
     r = b.findings.repeats["torchfx"]
     with browser_page() as page:
         page.set_content(b._repr_html_())
-        page.locator("tr[data-m] td[title='model.layers.2']").click()
+        layer = page.locator("tr[data-m] td[title='model.layers.2']")
+        assert layer.is_hidden()  # a deep tree starts folded below its second level
+        page.locator("tr[data-m] td[title='model.layers'] .tw").click()
+        assert layer.is_visible()
+        layer.click()
         shown = {int(t) for t in page.locator("[id$='stage-torchfx'] .op.sel .ln").all_inner_texts()}
         assert shown and all(r.start <= i < r.start + r.length for i in shown)
         assert "folded repeats" in page.locator(".ttb-sel").inner_text()
+        page.locator("tr[data-m] td[title='model.layers'] .tw").click()  # folded again ...
+        assert layer.is_hidden()
+        page.locator("[id$='stage-fx'] .op.sel").first.click()  # ... an op of layer 2's twin reveals its module
+        module_row = page.locator("tr.sel[data-m] td").first
+        assert module_row.is_visible() and module_row.get_attribute("title").startswith("model.layers.")
         assert not page.errors

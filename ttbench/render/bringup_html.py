@@ -53,6 +53,7 @@ CSS = """
 .ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;color:#24292f}
 .ttb .src tr,.ttb .mods tr,.ttb .op{cursor:pointer}.ttb tr.sel td{background:#ddf4ff}
 .ttb .op.sel{background:#ddf4ff;box-shadow:inset 0 0 0 1px #54aeff}
+.ttb .tw{display:inline-block;width:12px;color:#57606a}.ttb tr.hid{display:none}
 .ttb .ttb-ctl{display:none;margin:6px 0;padding:4px 8px;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 .ttb.js .ttb-ctl{display:block}.ttb .ttb-ctl label{margin-right:10px}.ttb .ttb-sel{margin-top:4px;white-space:pre-wrap}
 .ttb .hl .k{color:#cf222e}.ttb .hl .n{color:#0550ae}.ttb .hl .t{color:#116329}.ttb .hl .s{color:#0a3069}.ttb .hl .c{color:#6e7781}
@@ -132,8 +133,9 @@ def _source_pane(b, lines, repeats, code) -> str:
             f"</tbody></table></details>")
 
 
-def _module_pane(b, modules, per_module) -> str:
-    """The module tree, one row per module path (indented by depth), with its ops per stage, submodules included."""
+def _module_pane(b, modules, per_module, ends) -> str:
+    """The module tree, one row per module path (indented by depth), with its ops per stage, submodules included;
+    a module with submodules has a toggle (the script folds deep trees at first)."""
     if len(modules) <= 1:
         return ""
     names = list(b.stages)
@@ -142,9 +144,10 @@ def _module_pane(b, modules, per_module) -> str:
     for m, path in enumerate(modules):
         depth = path.count(".") + 1 if path else 0
         label = path.rsplit(".", 1)[-1] if path else "(model)"
+        toggle = "<span class='tw'>▾</span>" if ends[m] > m + 1 else "<span class='tw'></span>"
         cells = "".join(f"<td>{per_module[m].get(n, '') or ''}</td>" for n in names)
         rows.append(f"<tr id='mod-{m}' data-m='{m}'><td title='{html.escape(path)}' style='padding-left:{4 + 10 * depth}px'>"
-                    f"{html.escape(label)}</td>{cells}</tr>")
+                    f"{toggle}{html.escape(label)}</td>{cells}</tr>")
     return (f"<details open class='mods'><summary>modules ({len(modules)}): ops per stage, submodules included"
             f"</summary><table><thead><tr><th>module</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
             f"</details>")
@@ -245,6 +248,7 @@ def render_bringup(b, plots: bool = False) -> str:
     by_op = _findings_by_op(findings)
     repeats = findings.repeats
     modules, module_of_op, per_module = _module_tree(b)
+    ends = _subtree_ends(modules)
     code = _source_code(b, lines)
     panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n)) for n, s in b.stages.items())
     extra = ""
@@ -255,7 +259,7 @@ def render_bringup(b, plots: bool = False) -> str:
     prefix = _view_prefix(b)
     data = {"prefix": prefix, "stages": list(b.stages),
             "lines": [[loc.short, str(loc), code[k]] for k, loc in enumerate(lines)],
-            "modules": modules, "moduleEnd": _subtree_ends(modules),
+            "modules": modules, "moduleEnd": ends,
             "opLine": {n: [src_ids.get(op.location, -1) if op.location is not None and needs_location(op.name) else -1
                            for op in s.ops] for n, s in b.stages.items()},
             "opModule": module_of_op,
@@ -265,7 +269,7 @@ def render_bringup(b, plots: bool = False) -> str:
         for n in b.stages) + "<button type='button' class='ttb-clear'>clear selection</button>"
         "<div class='ttb-sel'>select a source line, a module or an op: its ops light up in every stage</div></div>")
     page = (f"<div class='ttb' id='ttb-root'><style>{CSS}</style>{_header(b, findings)}{extra}"
-            f"<div class='nav'>{_source_pane(b, lines, repeats, code)}{_module_pane(b, modules, per_module)}</div>"
+            f"<div class='nav'>{_source_pane(b, lines, repeats, code)}{_module_pane(b, modules, per_module, ends)}</div>"
             f"{controls}<div class='panes'>{panes}</div>"
             f"<script type='application/json' id='ttb-data'>{_json_for_script(data)}</script>"
             f"<script>{SCRIPT.replace('__TTB_PREFIX__', prefix)}</script></div>")

@@ -45,6 +45,29 @@ SCRIPT = r"""
       if (d.tagName === "DETAILS") d.open = true;
     }
   }
+  // The module tree: a toggle folds a module's subtree; a deep tree starts folded below its second level.
+  var moduleRows = data.modules.map(function (_, m) { return document.getElementById(P + "mod-" + m); });
+  var closed = data.modules.map(function () { return false; });
+  function depth(m) { return data.modules[m] ? data.modules[m].split(".").length : 0; }
+  function drawTree() {
+    var hideUntil = -1;
+    for (var m = 0; m < moduleRows.length; m++) {
+      var row = moduleRows[m];
+      if (!row) continue;
+      row.classList.toggle("hid", m < hideUntil);
+      var tw = row.querySelector(".tw");
+      if (tw && tw.textContent) tw.textContent = closed[m] ? "▸" : "▾";
+      if (m >= hideUntil && closed[m]) hideUntil = data.moduleEnd[m];
+    }
+  }
+  function reveal(m) {  // open every ancestor of module m
+    for (var a = 0; a < m; a++) if (data.moduleEnd[a] > m) closed[a] = false;
+    drawTree();
+  }
+  if (data.modules.length > 60) {
+    data.modules.forEach(function (_, m) { closed[m] = depth(m) >= 2 && data.moduleEnd[m] > m + 1; });
+  }
+  drawTree();
   function select(what, label, match) {
     clear();
     var counts = [], first = {}, twins = 0;
@@ -78,6 +101,7 @@ SCRIPT = r"""
   }
   function selectModule(m) {
     var end = data.moduleEnd[m];
+    reveal(m);
     select(document.getElementById(P + "mod-" + m), "module " + (data.modules[m] || "(model)"),
            function (l, mod) { return mod >= m && mod < end; });
   }
@@ -89,10 +113,16 @@ SCRIPT = r"""
       });
       return;
     }
-    var label = (k >= 0 ? data.lines[k][0] : "no source line") + (m >= 0 ? " in module " + (data.modules[m] || "(model)") : "");
+    var label = (k >= 0 ? data.lines[k][0] + (data.lines[k][2] ? "   " + data.lines[k][2] : "") : "no source line") +
+      (m >= 0 ? "\nin module " + (data.modules[m] || "(model)") : "");
+    if (m >= 0) reveal(m);
     select(k >= 0 ? document.getElementById(P + "src-" + k) : null, label, function (l, mod) {
       return (k < 0 || l === k) && (m < 0 || mod === m);
     });
+    if (m >= 0 && moduleRows[m]) {
+      moduleRows[m].classList.add("sel");
+      scrollInto(moduleRows[m].closest(".mods"), moduleRows[m]);
+    }
   }
   root.addEventListener("click", function (ev) {
     var t = ev.target;
@@ -103,6 +133,10 @@ SCRIPT = r"""
     var row = t.closest("tr[data-k]");
     if (row) return selectLine(+row.dataset.k);
     row = t.closest("tr[data-m]");
+    if (row && t.closest(".tw") && t.closest(".tw").textContent) {  // the toggle folds, it does not select
+      closed[+row.dataset.m] = !closed[+row.dataset.m];
+      return drawTree();
+    }
     if (row) return selectModule(+row.dataset.m);
     var op = t.closest(".op");
     if (op && op.dataset.stage) return selectOp(op.dataset.stage, +op.querySelector(".ln").textContent);
