@@ -175,18 +175,9 @@ def test_hostile_names_and_code_stay_text_in_the_browser(tmp_path):
     import torch
 
     evil = "<img src=x onerror=alert(1)></script><script>alert(2)</script>"
-    source = tmp_path / "evil_<b>.py"
-    source.write_text(
-        "import torch\n"
-        "class Evil(torch.nn.Module):\n"
-        "    def __init__(self):\n"
-        "        super().__init__()\n"
-        f"        self.add_module({evil!r}, torch.nn.Linear(4, 4))\n"
-        "    def forward(self, x):\n"
-        f"        return getattr(self, {evil!r})(x).relu()  # {evil}\n")
-    namespace = {}
-    exec(compile(source.read_text(), str(source), "exec"), namespace)
-    b = tb.bringup(namespace["Evil"](), (torch.randn(2, 4),), tt=False, name=evil)
+    from test_render import evil_model
+
+    b = tb.bringup(evil_model(tmp_path, "evil_<b>.py", evil), (torch.randn(2, 4),), tt=False, name=evil)
     path = b.save_html(str(tmp_path / "evil.html"))
     with browser_page() as page:
         dialogs = []

@@ -89,19 +89,25 @@ def test_two_views_on_one_page_never_answer_each_others_links():
         assert links and all(target in own for target in links)  # every link lands in its own view
 
 
-def test_untrusted_names_render_as_text(tmp_path):
-    source = tmp_path / "evil_<script>alert(1).py"
+def evil_model(folder, file_name: str, name: str):
+    """A model defined in a file called `file_name`, whose submodule is called `name` and whose forward line ends in
+    a comment holding `name`: markup in every place a view shows."""
+    source = folder / file_name
     source.write_text(
         "import torch\n"
         "class Evil(torch.nn.Module):\n"
         "    def __init__(self):\n"
         "        super().__init__()\n"
-        f"        self.add_module({EVIL!r}, torch.nn.Linear(4, 4))\n"
+        f"        self.add_module({name!r}, torch.nn.Linear(4, 4))\n"
         "    def forward(self, x):\n"
-        f"        return getattr(self, {EVIL!r})(x).relu()\n")
+        f"        return getattr(self, {name!r})(x).relu()  # {name}\n")
     namespace = {}
     exec(compile(source.read_text(), str(source), "exec"), namespace)
-    b = tb.bringup(namespace["Evil"](), (torch.randn(2, 4),), name=EVIL)
+    return namespace["Evil"]()
+
+
+def test_untrusted_names_render_as_text(tmp_path):
+    b = tb.bringup(evil_model(tmp_path, "evil_<script>alert(1).py", EVIL), (torch.randn(2, 4),), name=EVIL)
     assert b.ok
     path = b.save_html(str(tmp_path / "report.html"))
     page = open(path).read()
