@@ -216,3 +216,24 @@ def test_a_module_in_a_folded_repeat_lights_its_twins_in_the_first_block():
         module_row = page.locator("tr.sel[data-m] td").first
         assert module_row.is_visible() and module_row.get_attribute("title").startswith("model.layers.")
         assert not page.errors
+
+
+def test_the_view_works_in_a_notebook_exported_to_html(tmp_path):
+    """Run in a kernel, exported by nbconvert (what a user mails around): the script still follows a line."""
+    import nbclient
+    import nbconvert
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'import ttbench as tb\nm, x = tb.models.load("mlp")\nb = tb.bringup(m, x, tt=False, name="mlp")\nb')])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbclient.NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    page_path = tmp_path / "exported.html"
+    page_path.write_text(body)
+    with browser_page() as page:
+        page.goto(f"file://{page_path}")
+        page.locator("div.ttb.js").wait_for()
+        page.locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}").click()
+        assert all(_selected(page.locator("div.ttb")).values())
+        assert not [e for e in page.errors if "ttb" in e]
