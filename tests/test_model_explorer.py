@@ -47,9 +47,9 @@ def test_overlays_colour_exactly_the_ops_with_findings(zoo_bringup):
     assert findings_overlay(b.stages["stablehlo"], b.findings)["stablehlo"]["results"]  # mlp inlines constants
     report = b.op_by_op(device="cpu", progress=False)
     pcc = op_by_op_overlay(b.stages["fx"], report)["fx"]
-    assert pcc["thresholds"] and len(pcc["results"]) == len([op for op in b.stages["fx"].ops
-                                                             if any(op.attrs["node"] in r.nodes for r in report.rows)])
-    assert all(0.99 <= r["value"] <= 1.0 for r in pcc["results"].values())
+    assert len(pcc["results"]) == len([op for op in b.stages["fx"].ops
+                                       if any(op.attrs["node"] in r.nodes for r in report.rows)])
+    assert all(0.99 <= r["value"] <= 1.0 and r["bgColor"] == "#2da44e" for r in pcc["results"].values())
     with pytest.raises(tb.BadInput, match="fx/onnx"):
         op_by_op_overlay(b.stages["ttir"], report)
     files = explorer_files(b, report)

@@ -89,7 +89,8 @@ def _source_lines(b) -> "OrderedDict":
     return OrderedDict(sorted(lines.items(), key=lambda kv: (kv[0].file, kv[0].line)))
 
 
-def _findings_by_op(findings) -> dict:
+def findings_by_op(findings) -> dict:
+    """(stage, op index) -> the findings on that op."""
     out: dict = {}
     for f in findings:
         index = f.details.get("index") if isinstance(f.details, dict) else None
@@ -245,7 +246,7 @@ def render_bringup(b, plots: bool = False) -> str:
     findings = b.findings
     lines = _source_lines(b)
     src_ids = {loc: k for k, loc in enumerate(lines)}
-    by_op = _findings_by_op(findings)
+    by_op = findings_by_op(findings)
     repeats = findings.repeats
     modules, module_of_op, per_module = _module_tree(b)
     ends = _subtree_ends(modules)

@@ -7,7 +7,8 @@ Explorer's node data (one file each, colouring nodes): findings by kind, op-by-o
 compiler stage when compile-only) on the first stage, const-eval membership on TTNN.
 
 `stage.explorer()` serves them on 127.0.0.1 in a child process (stop with `tb.explorer_stop()`);
-`write_explorer_files(b, folder)` writes them next to an export, for `model-explorer` later (README).
+`explorer_files(b)` is what `ttbench bringup --explorer` puts in the export folder, and `ttbench explore DIR`
+serves a saved folder later.
 """
 from __future__ import annotations
 
@@ -20,23 +21,20 @@ from typing import Optional
 from .. import optional
 from ..analysis.findings import KINDS
 from ..core import BadInput
-from .bringup_html import KIND_COLOURS
+from .bringup_html import KIND_COLOURS, findings_by_op
 from .graph import def_use_edges
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
-PCC_COLOURS = [(0.0, "#cf222e"), (0.99, "#d4a72c"), (0.999, "#2da44e")]  # thresholds: below 0.99 red, ...
+PASS_COLOUR, FAIL_COLOUR = "#2da44e", "#cf222e"  # op by op: ttbench's own verdict, never a colour scale's guess
 CONST_EVAL_COLOUR = "#0969da"
+SEVERITY = ("verifier", "inplace", "constant", "location_lost")  # the colour an op with several findings gets
 
 
 def stage_graph(stage, findings=None, label: Optional[str] = None) -> dict:
     """Model Explorer's graphs JSON for one stage (`{"graphs": [graph]}`)."""
     if not stage.ok:
         raise BadInput(f"the {stage.name} stage failed ({stage.error}): there is no graph to explore")
-    found: dict = {}
-    for f in (findings or ()):
-        index = f.details.get("index") if f.stage == stage.name and isinstance(f.details, dict) else None
-        if index is not None:
-            found.setdefault(index, []).append(f)
+    found = findings_by_op(findings or ())
     incoming: dict = {}
     for source, target in def_use_edges(stage):
         incoming.setdefault(target, []).append(source)
@@ -51,7 +49,7 @@ def stage_graph(stage, findings=None, label: Optional[str] = None) -> dict:
             attrs.append(("module", op.module or "(model)"))
         if op.attrs.get("func"):
             attrs.append(("function", op.attrs["func"]))
-        for f in found.get(op.index, ()):
+        for f in found.get((stage.name, op.index), ()):
             attrs.append((f"finding: {f.kind}", f.message[:MAX_ATTR_CHARS]))
         nodes.append({
             "id": str(op.index), "label": op.name, "namespace": _namespace(op.module),
@@ -69,21 +67,16 @@ def _namespace(module: Optional[str]) -> str:
 def findings_overlay(stage, findings) -> dict:
     """Node data: each op with a finding, coloured by its most serious kind (value = 1 + that kind's position)."""
     results = {}
-    order = ("verifier", "inplace", "constant", "location_lost")
-    for f in findings:
-        index = f.details.get("index") if f.stage == stage.name and isinstance(f.details, dict) else None
-        if index is None:
-            continue
-        current = results.get(str(index))
-        if current is None or order.index(f.kind) < order.index(current["kind"]):
-            results[str(index)] = {"kind": f.kind}
-    out = {key: {"value": KINDS.index(r["kind"]) + 1, "bgColor": KIND_COLOURS[r["kind"]]} for key, r in results.items()}
-    return {stage.name: {"results": out}}
+    for (name, index), found in findings_by_op(findings).items():
+        if name == stage.name:
+            kind = min((f.kind for f in found), key=SEVERITY.index)
+            results[str(index)] = {"value": KINDS.index(kind) + 1, "bgColor": KIND_COLOURS[kind]}
+    return {stage.name: {"results": results}}
 
 
 def op_by_op_overlay(stage, report) -> dict:
-    """Node data for the first stage (fx or onnx): each op's PCC against the golden (coloured by threshold), or,
-    compile-only, how far through the compiler it got (a failed op red)."""
+    """Node data for the first stage (fx or onnx): each op's PCC against the golden, or, compile-only, how far
+    through the compiler it got; green where ttbench passed the op, red where it did not."""
     if stage.name not in ("fx", "onnx"):
         raise BadInput(f"op-by-op results are per FX node or ONNX node: overlay them on the fx/onnx stage, not "
                        f"{stage.name}")
@@ -97,13 +90,10 @@ def op_by_op_overlay(stage, report) -> dict:
                 from ..run.results import FURTHEST_STAGES
 
                 value = FURTHEST_STAGES.index(row.furthest_stage) if row.furthest_stage in FURTHEST_STAGES else 0
-                results[str(index_of[node])] = {"value": value, "bgColor": "#2da44e" if row.ok else "#cf222e"}
             else:
-                results[str(index_of[node])] = {"value": round(float(row.pcc), 6)}
-    data = {"results": results}
-    if not report.compile_only:
-        data["thresholds"] = [{"value": v, "bgColor": c} for v, c in reversed(PCC_COLOURS)]
-    return {stage.name: data}
+                value = round(float(row.pcc), 6)
+            results[str(index_of[node])] = {"value": value, "bgColor": PASS_COLOUR if row.ok else FAIL_COLOUR}
+    return {stage.name: {"results": results}}
 
 
 def const_eval_overlay(stage) -> dict:
