@@ -245,5 +245,5 @@ def test_module_tree_lists_parents_first_and_layers_in_natural_order(zoo_bringup
     assert titles.index("encoder.layer.0.output.dense") < titles.index("encoder.layer.1")
     fx = b.stages["fx"]
     in_layer0 = sum(1 for op in fx.ops if (op.module or "").startswith("encoder.layer.0"))
-    row = re.search(r"<td title='encoder.layer.0'[^>]*>0</td><td>(\d+)</td>", page)
+    row = re.search(r"<td title='encoder.layer.0'[^>]*><span class='tw'>[^<]*</span>0</td><td>(\d+)</td>", page)
     assert row and int(row.group(1)) == in_layer0
