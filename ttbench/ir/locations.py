@@ -83,9 +83,10 @@ def module_location_name(path: str) -> str:
     return f"module[{path}]"
 
 
-def _module_of_name(name: str) -> Optional[str]:
+def _module_of_name(name: str) -> tuple:
+    """(the module path,) when `name` is one ttbench wrote, else (): the outermost one found is the op's."""
     m = _MODULE_NAME_RE.match(name)
-    return m.group(1) if m else None
+    return (m.group(1),) if m else ()
 
 
 class LocationSyntaxError(ValueError):
@@ -122,7 +123,7 @@ class LocTable:
                 frames, _ = self._parse(loc_body, 0, 0, modules)
             except (IndexError, ValueError, RecursionError):
                 frames = []
-            cached = self._cache[loc_body] = (tuple(frames), next((m for m in modules if m is not None), None))
+            cached = self._cache[loc_body] = (tuple(frames), modules[0] if modules else None)
         return cached
 
     def _parse(self, s: str, i: int, depth: int, modules: list):
@@ -160,8 +161,7 @@ class LocTable:
                     raise LocationSyntaxError(f"bad line:column at {s[j:j + 40]!r}")
                 return [SourceLoc(string, int(m.group(1)))], m.end()
             if s.startswith("(", j):  # name location "name"(child)
-                if string.startswith("module["):
-                    modules.append(_module_of_name(string))
+                modules.extend(_module_of_name(string))
                 child, j = self._parse(s, j + 1, depth + 1, modules)
                 return child, _expect(s, j, ")")
             return [], j  # bare name location
@@ -195,12 +195,11 @@ def read_location(location) -> tuple:
             stack += [(c.caller, depth + 1), (c.callee, depth + 1)]  # popped callee first: innermost first
         elif kind == "name":
             named = ir.NameLoc(loc)
-            if named.name_str.startswith("module["):
-                modules.append(_module_of_name(named.name_str))
+            modules.extend(_module_of_name(named.name_str))
             stack.append((named.child_loc, depth + 1))
         elif kind == "fused":
             stack += [(part, depth + 1) for part in reversed(ir.FusedLoc(loc).locations)]
-    return tuple(frames), next((m for m in modules if m is not None), None)
+    return tuple(frames), modules[0] if modules else None
 
 
 _KINDS = None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .. import optional
-from .bringup_html import KIND_COLOURS
+from .bringup_html import KIND_COLOURS, findings_by_op
 
 MAX_NODES = 300
 
@@ -48,11 +48,8 @@ def _quote(s: str) -> str:
 
 
 def _kinds_by_index(findings, stage: str) -> dict:
-    out: dict = {}
-    for f in findings or ():
-        if f.stage == stage and f.details.get("index") is not None:
-            out.setdefault(f.details["index"], set()).add(f.kind)
-    return out
+    return {index: {f.kind for f in found} for (name, index), found in findings_by_op(findings or ()).items()
+            if name == stage}
 
 
 def def_use_edges(stage) -> list:

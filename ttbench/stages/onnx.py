@@ -20,6 +20,8 @@ from ..ir.locations import frames_from_stack_trace, user_frame
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
 NAME_SCOPES_KEY = "pkg.torch.onnx.name_scopes"  # "['', 'encoder', 'encoder.layer.0', 'linear']": modules, then the node
 
+WEIGHT_TYPES = {1, 10, 11, 16}  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
+
 
 def _module_of_scopes(scopes: Optional[str]) -> Optional[str]:
     """The module path in the exporter's name scopes (the last scope names the node itself); None when absent or
@@ -33,7 +35,6 @@ def _module_of_scopes(scopes: Optional[str]) -> Optional[str]:
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return None
     return names[-2] if len(names) >= 2 else ""
-WEIGHT_TYPES = {1, 10, 11, 16}  # TensorProto FLOAT, FLOAT16, DOUBLE, BFLOAT16
 
 
 @dataclass
@@ -383,7 +384,7 @@ def _type_str(t) -> str:
     return f"{onnx.helper.tensor_dtype_to_string(tt.elem_type).replace('TensorProto.', '')}{dims}"
 
 
-def relocate_onnx_ops(module, node_frames: dict, node_modules: Optional[dict] = None) -> None:
+def relocate_onnx_ops(module, node_frames: dict, node_modules: dict) -> None:
     """torch-mlir's ONNX importer names each op's location after its node; give those names the source frames
     the exporter recorded (`loc("node"(callsite(...)))`), so the torch dialect and everything after it point at
     the user's code. @main's arguments (named only: `loc("x")`) take the source location of their first user, as
@@ -402,7 +403,7 @@ def relocate_onnx_ops(module, node_frames: dict, node_modules: Optional[dict] = 
             files = [ir.Location.file(f.file, f.line, 0) for f in chain]
             where = files[0] if len(files) == 1 else ir.Location.callsite(files[0], files[1:])
             located = ir.Location.name(name, childLoc=where)
-            path = (node_modules or {}).get(name)
+            path = node_modules.get(name)
             if path is not None:  # the module path outermost, as the FX import writes it
                 located = ir.Location.name(module_location_name(path), childLoc=located)
             operation.location = located
