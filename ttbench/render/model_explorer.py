@@ -114,12 +114,13 @@ def overlays(b, stage_name: str, report=None) -> dict:
     return out
 
 
-def explorer_files(b, report=None) -> dict:
+def explorer_files(b, report=None, stages=None) -> dict:
     """"explorer/<stage>.json" (the graph) and "explorer/<stage>.<overlay>.json" (node data) -> JSON text, for every
-    stage that reached an IR: what `ttbench bringup --explorer` puts in the export folder."""
+    stage that reached an IR (or those named in `stages`): what `ttbench bringup --explorer` puts in the export
+    folder."""
     files = {}
     for name, stage in b.stages.items():
-        if not stage.ok:
+        if not stage.ok or (stages is not None and name not in stages):
             continue
         files[f"explorer/{name}.json"] = json.dumps(stage_graph(stage, b.findings, label=f"{b.model_name} · {name}"))
         for overlay, data in overlays(b, name, report).items():
@@ -127,11 +128,12 @@ def explorer_files(b, report=None) -> dict:
     return files
 
 
-def write_explorer_files(b, folder: str, report=None) -> list:
+def write_explorer_files(b, folder: str, report=None, stages=None) -> list:
     from ..export import write_text_atomic
 
     os.makedirs(os.path.join(folder, "explorer"), exist_ok=True)
-    return [write_text_atomic(os.path.join(folder, name), text) for name, text in explorer_files(b, report).items()]
+    return [write_text_atomic(os.path.join(folder, name), text)
+            for name, text in explorer_files(b, report, stages).items()]
 
 
 # --- serving ---------------------------------------------------------------------------------------------------
@@ -189,7 +191,7 @@ def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float =
         raise BadInput("explorer() needs a stage of a bringup (tb.bringup(...).stages[name])")
     _require_model_explorer()
     folder = scratch_dir("ttbench-explorer-")
-    paths = write_explorer_files(_OneStage(b, stage.name), folder, report)
+    paths = write_explorer_files(b, folder, report, stages=[stage.name])
     graph = os.path.join(folder, "explorer", f"{stage.name}.json")
     return serve_files(graph, [p for p in paths if p != graph], port, height, timeout)
 
@@ -212,26 +214,34 @@ def saved_files(folder: str, stage: str) -> tuple:
 
 def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
                 timeout: float = 60.0) -> ExplorerServer:
+    import select
     import time
 
+    from ..children import spawn_options
     from .netron_view import _free_port
 
     _require_model_explorer()
     port = port or _free_port()
-    from ..children import spawn_options
-
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # ttbench/, where parent_watch.py is
     process = subprocess.Popen([sys.executable, "-c", _LAUNCH, here, graph, str(port), *overlay_paths],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, **spawn_options())
     deadline = time.monotonic() + timeout
     url = None
-    while url is None and time.monotonic() < deadline and process.poll() is None:
+    while url is None and process.poll() is None:
+        remaining = deadline - time.monotonic()
+        # wait for a line with a deadline: a child that hangs before printing must not hang the caller
+        if remaining <= 0 or not select.select([process.stdout], [], [], remaining)[0]:
+            break
         line = process.stdout.readline()
         if line.startswith("URL "):
             url = line.split(" ", 1)[1].strip()
     if url is None:
         process.kill()
         raise RuntimeError("Model Explorer did not start (see `ttbench doctor`)")
+    import threading
+
+    # the server goes on printing; a pipe nobody reads would block it once full
+    threading.Thread(target=process.stdout.read, name="ttbench-explorer-stdout", daemon=True).start()
     _wait_for_http(f"http://127.0.0.1:{port}/check_health", deadline)
     server = ExplorerServer(process, url, height)
     _SERVERS.append(server)
@@ -255,13 +265,6 @@ def _wait_for_http(url: str, deadline: float) -> None:
         except OSError:
             time.sleep(0.3)
     raise RuntimeError(f"Model Explorer did not answer at {url}")
-
-
-class _OneStage:
-    """A bringup seen through one of its stages (what write_explorer_files needs)."""
-
-    def __init__(self, b, name):
-        self.model_name, self.findings, self.stages = b.model_name, b.findings, {name: b.stages[name]}
 
 
 def stop() -> None:
