@@ -68,6 +68,8 @@ def test_cli_writes_the_explorer_folder_and_serves_it(tmp_path):
     names = sorted(os.listdir(out / "explorer"))
     assert names == ["fx.findings.json", "fx.json", "stablehlo.findings.json", "stablehlo.json",
                      "torchfx.findings.json", "torchfx.json"]
+    bad_port = subprocess.run([*TTBENCH, "explore", str(out), "--port", "70000"], capture_output=True, text=True)
+    assert bad_port.returncode == 2 and "not a port" in bad_port.stderr
     missing = subprocess.run([*TTBENCH, "explore", str(out), "--stage", "ttnn"], capture_output=True, text=True)
     assert missing.returncode == 2 and "explorer/ttnn.json" in missing.stderr
     os.symlink("/etc/hostname", out / "explorer" / "fx.extra.json")  # an export folder is untrusted input

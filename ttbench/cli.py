@@ -110,6 +110,13 @@ def _parse_shape(text: str) -> tuple:
     return shape
 
 
+def _port(text: str) -> int:
+    """argparse type for a TCP port on 127.0.0.1: 1-65535, or 0 for a free one."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (1-65535, or 0 for a free one)")
+    return int(text)
+
+
 def _positive_seconds(text: str) -> float:
     """argparse type for timeouts: a finite number of seconds above zero."""
     import math
@@ -516,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
     e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
     e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")
-    e.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    e.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: a free one)")
     e.set_defaults(func=cmd_explore)
     sub.add_parser("doctor", help="what is installed and usable, with hints").set_defaults(func=cmd_doctor)
     return parser
