@@ -1,0 +1,190 @@
+"""Walking a TTIR/TTNN program (tt/program.py) op by op in torch: the registry of handlers, element types as the IR
+says, const-eval functions run through `ttcore.load_cached`, each op's values recorded when asked.
+
+What it vouches for: the compiler's program, read with ttnn's and tt-mlir's documented semantics, computed on the
+CPU. What it cannot: the chip's kernels (math fidelity, SFPU approximations, tile packing), which only a device or a
+simulator shows. Every result it produces says so (`PRODUCER`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import torch
+
+from ...core import Op
+from ..program import Function, Program, ProgramOp, TensorType
+
+PRODUCER = "ttbench's interpreter of the compiler's program (CPU, torch): checks what the compiler emitted, not the " \
+           "chip's kernels or math fidelity"
+PRECISIONS = ("ir", "bf16")
+
+# Attributes that steer only where and how the device computes (placement, kernels, program configs, folding
+# hints): no effect on the values, so every handler accepts them.
+DEVICE_ONLY_ATTRIBUTES = frozenset({
+    "compute_config", "matmul_program_config", "conv2d_config", "memory_config", "use_multicore",
+    "config_tensors_in_dram", "reallocate_halo_output", "conservative_folding", "force", "mesh_offset",
+    "mesh_shape", "layout", "dtype", "output_dtype", "in_place_halo", "deallocate_activation",
+})
+
+TORCH_DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16,
+                "i1": torch.bool, "i8": torch.int8, "si8": torch.int8, "ui8": torch.uint8, "i16": torch.int16,
+                "si16": torch.int16, "i32": torch.int32, "si32": torch.int32, "ui32": torch.int64,
+                "i64": torch.int64, "si64": torch.int64, "ui16": torch.int32}
+
+
+class Unsupported(Exception):
+    """The interpreter does not know an op kind, attribute or attribute value: the run refuses, never guesses."""
+
+    def __init__(self, op: Op, what: str):
+        where = f" at {op.location}" if op.location else ""
+        module = f" in module {op.module}" if op.module else ""
+        super().__init__(f"the {op.name.split('.')[0].upper()} interpreter does not know {what} ({op.name} #{op.index}"
+                         f"{where}{module}) yet")
+        self.op = op
+
+
+class InterpreterBug(Exception):
+    """A handler failed or produced a result that contradicts the IR's own type: ttbench's bug (or a reading of the
+    op's semantics that is wrong), never the compiler's; named with the op and its line."""
+
+
+@dataclass(frozen=True)
+class Handler:
+    fn: Callable  # (ctx, op, inputs) -> list of tensors (one per tensor result)
+    attributes: frozenset  # the attributes it honours (besides DEVICE_ONLY_ATTRIBUTES)
+    reference: str  # the documented semantics it follows
+
+
+HANDLERS: dict = {}
+
+
+def handles(*names: str, attributes=(), reference: str = ""):
+    """Register `fn` as the handler of op kinds `names`."""
+    def register(fn):
+        for name in names:
+            if name in HANDLERS:
+                raise RuntimeError(f"two handlers for {name}")
+            HANDLERS[name] = Handler(fn, frozenset(attributes), reference or (fn.__doc__ or "").strip())
+        return fn
+    return register
+
+
+def unsupported_reason(op: ProgramOp) -> Optional[str]:
+    """Why the interpreter would refuse `op`, before running anything; None when it knows the op."""
+    handler = HANDLERS.get(op.name)
+    if handler is None:
+        return f"{op.name}"
+    unknown = sorted(set(op.attributes) - handler.attributes - DEVICE_ONLY_ATTRIBUTES)
+    if unknown:
+        return f"attribute {', '.join(unknown)} of {op.name}"
+    return None
+
+
+@dataclass
+class Interpretation:
+    outputs: list  # main's results, torch tensors in the IR's element types
+    values: dict = field(default_factory=dict)  # op index -> its results (tensors), when recorded
+    seconds: float = 0.0
+
+
+def torch_dtype(t: Optional[TensorType]):
+    if t is None:
+        return None
+    dtype = TORCH_DTYPES.get(t.element)
+    if dtype is None:
+        raise KeyError(t.element)
+    return dtype
+
+
+class Context:
+    """One run: the program, the value of every SSA name per call, the const-eval cache."""
+
+    def __init__(self, program: Program, precision: str, record: bool):
+        self.program = program
+        self.precision = precision
+        self.record = record
+        self.values: dict = {}
+        self.const_eval_cache: dict = {}
+
+    def call(self, fn: Function, inputs: list) -> list:
+        env = dict(zip(fn.arguments, inputs))
+        for op in fn.ops:
+            args = []
+            for name in op.operands:
+                if name not in env:
+                    raise InterpreterBug(f"{op.name} #{op.op.index} uses {name} before it is defined")
+                args.append(env[name])
+            results = self.execute(op, args)
+            env.update(zip(op.results, results))
+        missing = [r for r in fn.returns if r not in env]
+        if missing:
+            raise InterpreterBug(f"@{fn.name} returns {', '.join(missing)}, which no op defined")
+        return [env[r] for r in fn.returns]
+
+    def execute(self, op: ProgramOp, args: list) -> list:
+        reason = unsupported_reason(op)
+        if reason:
+            raise Unsupported(op.op, reason)
+        try:
+            out = HANDLERS[op.name].fn(self, op, args)
+        except (Unsupported, InterpreterBug):
+            raise
+        except Exception as exc:
+            raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'}: {type(exc).__name__}: "
+                                 f"{str(exc)[:300]}") from exc
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) != len(op.results):
+            raise InterpreterBug(f"{op.name} #{op.op.index} gave {len(out)} results, the IR defines "
+                                 f"{len(op.results)}")
+        typed = [self._as_typed(op, value, t) for value, t in zip(out, op.result_types)]
+        if self.record and any(isinstance(v, torch.Tensor) for v in typed):
+            self.values[op.op.index] = typed
+        return typed
+
+    def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType]):
+        """The result in the IR's element type and shape: a shape that disagrees is a misread op, said loudly."""
+        if t is None:
+            return value
+        if not isinstance(value, torch.Tensor):
+            raise InterpreterBug(f"{op.name} #{op.op.index} gave no tensor for a {t} result")
+        try:
+            dtype = torch_dtype(t)
+        except KeyError:
+            raise Unsupported(op.op, f"element type {t.element}") from None
+        if tuple(value.shape) != t.shape:
+            raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'} computed shape "
+                                 f"{tuple(value.shape)}, the IR says {t}")
+        value = value.to(dtype)
+        if self.precision == "bf16" and dtype.is_floating_point and dtype != torch.bfloat16:
+            value = value.to(torch.bfloat16).to(dtype)
+        return value
+
+
+def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False) -> Interpretation:
+    """Run `program`'s entry function on `arguments` (torch tensors, in order). precision="bf16" rounds every float
+    result to bf16 (a stand-in for a bf16 compile). Raises Unsupported (before any op runs) for what it does not
+    know, InterpreterBug for its own failures."""
+    import time
+
+    from . import handlers  # noqa: F401  (fills HANDLERS)
+
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    for op in program.ops():  # refuse up front: a half-run program says nothing
+        reason = unsupported_reason(op)
+        if reason:
+            raise Unsupported(op.op, reason)
+    main = program.main
+    if len(arguments) != len(main.arguments):
+        raise InterpreterBug(f"@{main.name} takes {len(main.arguments)} arguments, {len(arguments)} were given")
+    inputs = []
+    for i, (value, t) in enumerate(zip(arguments, main.argument_types)):
+        if t is not None and tuple(value.shape) != t.shape:
+            raise InterpreterBug(f"argument {i} of @{main.name} is {tuple(value.shape)}, the IR says {t}")
+        inputs.append(value.to(torch_dtype(t)) if t is not None else value)
+    ctx = Context(program, precision, record)
+    t0 = time.perf_counter()
+    with torch.no_grad():
+        outputs = ctx.call(main, inputs)
+    return Interpretation(outputs=outputs, values=ctx.values, seconds=time.perf_counter() - t0)

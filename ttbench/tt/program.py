@@ -1,0 +1,222 @@
+"""The TTIR/TTNN program model: what the Tenstorrent compiler wrote, parsed once into functions of ops that an
+executor can walk (ttbench's interpreter here, a simulator later).
+
+The plugin writes these stages as text that torch-mlir's context cannot load (tt-mlir's dialects, custom-form
+`ttcore` ops), so this is a place where reading text is right (see ir/text.py). The ops are the stage's own `Op`
+records (same indices as `stage.ops`, so per-op results line up with every view); this module adds what execution
+needs: each function's arguments, results and returns, and each op's parsed attributes and tensor types.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..core import Op
+from ..ir.attributes import AttributeSyntaxError, parse_attr_dict, skip_balanced
+from ..ir.text import parse_ops, parse_tensor_type
+
+PROGRAM_STAGES = ("ttir", "ttnn")
+_FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
+_RETURN_RE = re.compile(r"^\s*(?:func\.)?return\b(.*?)(?: : .*)?$")
+_CALLEE_RE = re.compile(r"@([\w$.-]+)")
+
+
+class ProgramError(ValueError):
+    """The text is not a program this model understands (a parse failure: ttbench's reader, not the compiler)."""
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: tuple  # static dimensions
+    element: str  # MLIR element type as printed: "f32", "bf16", "si32", "i1", ...
+
+    def __str__(self) -> str:
+        return "x".join(map(str, self.shape + (self.element,)))
+
+
+@dataclass
+class ProgramOp:
+    op: Op  # the stage's record: name, index, location, module, printed text
+    results: tuple  # SSA names defined ("%3", "%11#0")
+    operands: tuple  # SSA names used, in order
+    attributes: dict  # parsed properties and attributes (ir.attributes values)
+    operand_types: tuple  # TensorType, or None for a non-tensor operand (a device)
+    result_types: tuple  # TensorType, or None
+    callee: Optional[str] = None  # ttcore.load_cached: the const-eval function it runs
+
+    @property
+    def name(self) -> str:
+        return self.op.name
+
+
+@dataclass
+class Function:
+    name: str
+    arguments: list  # SSA names, in order
+    argument_types: list  # TensorType or None
+    argument_names: list  # `ttir.name` of each argument (the model's parameter name), "" when not given
+    ops: list = field(default_factory=list)  # ProgramOp, in order
+    returns: list = field(default_factory=list)  # SSA names returned
+
+    @property
+    def is_const_eval(self) -> bool:
+        return "const_eval" in self.name
+
+
+@dataclass
+class Program:
+    stage: str  # "ttir" or "ttnn"
+    functions: dict  # name -> Function, in printed order
+
+    @property
+    def main(self) -> Function:
+        if "main" in self.functions:
+            return self.functions["main"]
+        public = [f for f in self.functions.values() if not f.is_const_eval]
+        if len(public) != 1:
+            raise ProgramError(f"the {self.stage} program has no single entry function "
+                               f"(functions: {', '.join(self.functions)})")
+        return public[0]
+
+    def ops(self) -> list:
+        return [p for f in self.functions.values() for p in f.ops]
+
+
+def split_top_level(text: str, sep: str = ",") -> list:
+    """Parts of `text` between top-level separators (brackets and strings nest)."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "-" and text.startswith("->", i):
+            i += 1
+        elif c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+def parse_type(text: str) -> Optional[TensorType]:
+    """'tensor<4x64xf32, #ttnn_layout2>' -> TensorType((4, 64), 'f32'); None for a non-tensor type."""
+    text = text.strip()
+    if not text.startswith("tensor<"):
+        return None
+    inner = split_top_level(text[len("tensor<"):skip_balanced(text, 6) - 1])[0]
+    parsed = parse_tensor_type(inner)
+    if parsed is None:
+        raise ProgramError(f"dynamic or unreadable tensor type {text[:80]!r}")
+    return TensorType(*parsed)
+
+
+def _type_list(text: str) -> tuple:
+    text = text.strip()
+    if text.startswith("(") and skip_balanced(text, 0) == len(text):
+        text = text[1:-1]
+    return tuple(parse_type(t) for t in split_top_level(text)) if text else ()
+
+
+def _parse_head(op: Op) -> ProgramOp:
+    """Attributes and types of one op's printed head (generic form, or ttcore.load_cached's custom form)."""
+    head = op.text
+    results, operands = op.attrs.get("results", ()), op.attrs.get("operands", ())
+    at = head.find("(", head.find(op.name.split(".", 1)[1]))
+    if at < 0:
+        raise ProgramError(f"no operand list in {head[:120]!r}")
+    i = skip_balanced(head, at)
+    attributes: dict = {}
+    while True:
+        rest = head[i:].lstrip()
+        j = len(head) - len(rest)
+        if rest.startswith("<{"):
+            end = skip_balanced(head, j)
+            attributes.update(parse_attr_dict(head[j + 1:end - 1]))
+            i = end
+        elif rest.startswith("({"):  # regions: none of the ops the interpreter knows has one
+            i = skip_balanced(head, j)
+        elif rest.startswith("{"):
+            end = skip_balanced(head, j)
+            attributes.update(parse_attr_dict(head[j:end]))
+            i = end
+        else:
+            break
+    rest = head[i:].strip()
+    if not rest.startswith(":"):
+        raise ProgramError(f"no type after the operands of {head[:120]!r}")
+    signature = rest[1:].strip()
+    if not signature.startswith("("):
+        raise ProgramError(f"unreadable function type {signature[:120]!r}")
+    close = skip_balanced(signature, 0)  # '(A, B) -> R'
+    if not signature[close:].lstrip().startswith("->"):
+        raise ProgramError(f"unreadable function type {signature[:120]!r}")
+    operand_types = _type_list(signature[:close])
+    result_types = _type_list(signature[close:].lstrip()[2:])
+    callee = None
+    if op.name == "ttcore.load_cached":
+        m = _CALLEE_RE.search(head)
+        callee = m.group(1) if m else None
+    return ProgramOp(op=op, results=tuple(results), operands=tuple(operands), attributes=attributes,
+                     operand_types=operand_types, result_types=result_types, callee=callee)
+
+
+def _parse_signature(line: str, name: str) -> Function:
+    at = line.find("(", line.find("@" + name))
+    end = skip_balanced(line, at)
+    arguments, types, names = [], [], []
+    for part in split_top_level(line[at + 1:end - 1]):
+        value, _, rest = part.partition(":")
+        rest = rest.strip()
+        type_end = skip_balanced(rest, rest.find("<")) if rest.startswith("tensor<") else len(rest.split()[0])
+        arguments.append(value.strip())
+        types.append(parse_type(rest[:type_end]))
+        attrs_at = rest.find("{", type_end)
+        loc_at = rest.find(" loc(", type_end)
+        attrs = {}
+        if attrs_at >= 0 and (loc_at < 0 or attrs_at < loc_at):
+            attrs = parse_attr_dict(rest[attrs_at:skip_balanced(rest, attrs_at)])
+        given = attrs.get("ttir.name")
+        names.append(given if isinstance(given, str) else "")
+    return Function(name=name, arguments=arguments, argument_types=types, argument_names=names)
+
+
+def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Program:
+    """The stage's program. `ops`: the stage's Op records when already parsed from the same text (or its elided
+    form: eliding weights keeps every line), else parsed here."""
+    if stage not in PROGRAM_STAGES:
+        raise ProgramError(f"only {', '.join(PROGRAM_STAGES)} are programs ttbench can execute, not {stage!r}")
+    functions: dict = {}
+    current = None
+    try:
+        for line in full_text.splitlines():
+            m = _FUNC_HEAD_RE.match(line)
+            if m:
+                current = functions[m.group(1)] = _parse_signature(line, m.group(1))
+                continue
+            if current is not None:
+                r = _RETURN_RE.match(line)
+                if r:
+                    body = r.group(1).split(" loc(")[0]
+                    current.returns = [v.strip() for v in body.split(",") if v.strip()]
+                    current = None
+        if ops is None:
+            ops = parse_ops(full_text)
+        for op in ops:
+            func = op.attrs.get("func")
+            if func in functions:
+                functions[func].ops.append(_parse_head(op))
+    except (AttributeSyntaxError, IndexError) as exc:
+        raise ProgramError(f"cannot read the {stage} program: {exc}") from exc
+    if not functions:
+        raise ProgramError(f"the {stage} text has no functions")
+    return Program(stage=stage, functions=functions)
