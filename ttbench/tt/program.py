@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..core import Op
 from ..ir.attributes import AttributeSyntaxError, parse_attr_dict, skip_balanced
-from ..ir.text import parse_ops, parse_tensor_type
+from ..ir.text import parse_ops, parse_tensor_type, resource_blobs, split_resources
 
 PROGRAM_STAGES = ("ttir", "ttnn")
 _FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
@@ -68,6 +68,7 @@ class Function:
 class Program:
     stage: str  # "ttir" or "ttnn"
     functions: dict  # name -> Function, in printed order
+    resources: dict = field(default_factory=dict)  # dense_resource key -> hex of its bytes (the module's trailer)
 
     @property
     def main(self) -> Function:
@@ -197,8 +198,9 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
         raise ProgramError(f"only {', '.join(PROGRAM_STAGES)} are programs ttbench can execute, not {stage!r}")
     functions: dict = {}
     current = None
+    body, trailer = split_resources(full_text)
     try:
-        for line in full_text.splitlines():
+        for line in body.splitlines():
             m = _FUNC_HEAD_RE.match(line)
             if m:
                 current = functions[m.group(1)] = _parse_signature(line, m.group(1))
@@ -206,11 +208,11 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
             if current is not None:
                 r = _RETURN_RE.match(line)
                 if r:
-                    body = r.group(1).split(" loc(")[0]
-                    current.returns = [v.strip() for v in body.split(",") if v.strip()]
+                    returned = r.group(1).split(" loc(")[0]
+                    current.returns = [v.strip() for v in returned.split(",") if v.strip()]
                     current = None
         if ops is None:
-            ops = parse_ops(full_text)
+            ops = parse_ops(body)
         for op in ops:
             func = op.attrs.get("func")
             if func in functions:
@@ -219,4 +221,4 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
         raise ProgramError(f"cannot read the {stage} program: {exc}") from exc
     if not functions:
         raise ProgramError(f"the {stage} text has no functions")
-    return Program(stage=stage, functions=functions)
+    return Program(stage=stage, functions=functions, resources=resource_blobs(trailer))

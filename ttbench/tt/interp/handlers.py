@@ -207,11 +207,15 @@ def _arange(ctx, op, args):
 def _dense_value(ctx, op, value: Dense):
     from ...ir.walk import np_dtype
 
-    t = op.result_types[0]
-    if value.resource:
-        raise Unsupported(op.op, "a dense_resource constant (its blob is not in the printed stage)")
+    from ..program import parse_type
+
+    t = parse_type(value.type) if value.type else op.result_types[0]  # the literal's own type; the engine casts
     body = value.body.strip()
-    dtype = _result_dtype(op)
+    if value.resource:
+        if value.resource not in ctx.program.resources:
+            raise Unsupported(op.op, f"dense_resource<{value.resource}> (its blob is not in the stage's text)")
+        body = '"0x' + ctx.program.resources[value.resource] + '"'
+    dtype = torch_dtype(t)
     if body.startswith('"0x'):
         import numpy as np
 
