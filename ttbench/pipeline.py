@@ -93,17 +93,21 @@ class Bringup:
         return self._findings
 
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-            pcc: float = 0.99, timeout: float = 600.0, expected=None, weights=None):
+            pcc: float = 0.99, timeout: float = 600.0, expected=None, weights=None, precision: str = "ir"):
         """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
         with the golden: the model run eagerly in PyTorch, onnxruntime for an ONNX file, or the arrays given as
         `expected` (your own reference outputs, in output order). `weights` (see load_weights) gives a model
-        built on the meta device its values first. -> RunResult"""
+        built on the meta device its values first.
+
+        stage "ttir" or "ttnn" with device="cpu" executes the compiler's own program op by op in ttbench's
+        interpreter (the result's device reads "cpu · TTNN semantics": it checks the program, not the chip's
+        kernels); precision="bf16" rounds every float result to bf16 there. -> RunResult"""
         from .run import run_stage
 
         self._require_values("running a stage", weights)
 
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
-                         expected=expected)
+                         expected=expected, precision=precision)
 
     def op_by_op(self, device: str = "cpu", stage: str = None, mode: str = "isolated", pcc: float = 0.99,
                  atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True,

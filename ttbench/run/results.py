@@ -24,6 +24,8 @@ class RunResult:
     rtol: float = 0.0
     min_pcc: float = 0.0
     golden: Optional[str] = None  # which reference made the expected outputs (torch eager, onnxruntime, ...)
+    produced_by: Optional[str] = None  # what computed the outputs, when not the device itself (the interpreter)
+    precision: str = "ir"  # "ir": element types as the IR says; "bf16": every float result rounded to bf16
     arrays: list = field(default_factory=list, repr=False)  # the device's outputs (numpy), when it ran
     golden_arrays: list = field(default_factory=list, repr=False)  # the reference's outputs, aligned with them
 

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from ..children import ContainedFailure
-from ..core import BadInput
+from ..core import REPORT_BUGS, BadInput
 from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
@@ -17,7 +17,8 @@ from .devices import device as find_device
 from .golden import captured_graph_outputs, golden_outputs, to_numpy
 from .results import RunResult
 
-RUNNABLE_STAGES = ("fx", "stablehlo", "ttnn")
+RUNNABLE_STAGES = ("fx", "stablehlo", "ttir", "ttnn")
+PROGRAM_STAGES = ("ttir", "ttnn")  # run on the CPU by ttbench's interpreter of the compiler's program
 DEFAULT_TIMEOUT_S = 600.0
 
 
@@ -77,13 +78,28 @@ def signature_mismatch(module, arguments: list, values: list) -> Optional[str]:
     return None
 
 
+def interpreter_device(stage: str) -> str:
+    """How an interpreted run names its device: the CPU, with the semantics it executes."""
+    return f"cpu · {stage.upper()} semantics"
+
+
 def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S, expected=None) -> RunResult:
+              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S, expected=None,
+              precision: str = "ir") -> RunResult:
+    from ..tt.interp import PRECISIONS
+
     _validate(b, stage)
+    if precision not in PRECISIONS:
+        raise BadInput(f"unknown precision {precision!r}: choose one of {', '.join(PRECISIONS)}")
+    if precision != "ir" and not (stage in PROGRAM_STAGES and device == "cpu"):
+        raise BadInput(f"precision={precision!r} rounds the interpreter's results: it applies to ttir/ttnn on "
+                       f"device='cpu' only")
     if expected is not None:
         if isinstance(expected, (np.ndarray, torch.Tensor)):
             expected = [expected]
         expected = [to_numpy(e) if isinstance(e, torch.Tensor) else np.asarray(e) for e in expected]
+    if stage in PROGRAM_STAGES and device == "cpu":
+        return _run_interpreted(b, stage, atol, rtol, pcc, expected, precision)
     result = RunResult(model=b.model_name, stage=stage, device=device if stage != "fx" else "torch-cpu",
                        executed=False, ok=False, message="", atol=atol, rtol=rtol, min_pcc=pcc)
     s = b.stages[stage]
@@ -98,8 +114,9 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
             return result
     else:
         dev = find_device(device)
-        if stage == "ttnn" and dev.name != "tt":
-            raise BadInput(f"the ttnn stage runs only on a Tenstorrent device (device='tt'), not {device!r}")
+        if stage in PROGRAM_STAGES and dev.name != "tt":
+            raise BadInput(f"the {stage} stage runs on a Tenstorrent device (device='tt') or, interpreted by "
+                           f"ttbench, on device='cpu'; not {device!r}")
         if not dev.usable:
             result.message = dev.reason
             return result
@@ -124,6 +141,12 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
             return result
         arrays = reply["arrays"]
         result.compile_seconds, result.run_seconds = reply["compile_seconds"], reply["run_seconds"]
+    return _compare_with_golden(b, result, arrays, expected)
+
+
+def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunResult:
+    """Fill `result` with the comparison of `arrays` (what ran) against the golden, output by output."""
+    atol, rtol, pcc = result.atol, result.rtol, result.min_pcc
     result.executed = True
     result.arrays = list(arrays)
     try:
@@ -148,8 +171,31 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
     return result
 
 
-def _run_fx(b) -> list:
-    """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
-    if b.fx_graph is None:
-        raise BadInput("no FX graph was captured for this bringup")
-    return captured_graph_outputs(b, "the FX graph, run by PyTorch,")
+def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -> RunResult:
+    """The stage's own program, executed op by op by ttbench's interpreter on the CPU."""
+    import time
+
+    from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
+    from ..tt.program import ProgramError, parse_program
+
+    result = RunResult(model=b.model_name, stage=stage, device=interpreter_device(stage), executed=False, ok=False,
+                       message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=PRODUCER, precision=precision)
+    s = b.stages[stage]
+    if not s.ok:
+        result.message = f"not run: {stage} did not compile: {s.error}"
+        return result
+    try:
+        t0 = time.perf_counter()
+        program = parse_program(stage, s.full_text())
+        result.compile_seconds = time.perf_counter() - t0
+        run = interpret(program, list(b.argument_values), precision=precision)
+    except Unsupported as exc:
+        result.message = f"not run: {exc}"
+        return result
+    except (InterpreterBug, ProgramError) as exc:
+        result.message = f"not run: internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
+        return result
+    result.run_seconds = run.seconds
+    return _compare_with_golden(b, result, [to_numpy(t) for t in run.outputs], expected)
+
+
