@@ -122,6 +122,17 @@ class Bringup:
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
                         timeout=timeout, transform=transform, progress=progress)
 
+    def compare_stages(self, reference_stage: str = "stablehlo", stage: str = "ttnn", min_pcc: float = 0.999,
+                       precision: str = "ir", weights=None):
+        """Per-op numerics between two stages among torchfx, stablehlo, ttir and ttnn: each runs once with every
+        op's value recorded (TTIR/TTNN in ttbench's interpreter, StableHLO on the PJRT CPU client), ops are matched
+        by source line, module path and shape (up to the layout change between stages) and compared; the first op
+        whose PCC falls below `min_pcc` is where a compiler rewrite changed the numbers. -> StageComparison"""
+        from .run.stage_compare import compare_stages
+
+        self._require_values("compare_stages", weights)
+        return compare_stages(self, reference_stage, stage, min_pcc=min_pcc, precision=precision)
+
     def first_failing_op(self, stage: str = "ttnn", timeout: float = 30.0, progress: bool = True):
         """The first op, in graph order, that does not get through `stage` on its own ("ttnn": the Tenstorrent
         compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,

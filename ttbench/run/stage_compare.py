@@ -1,0 +1,291 @@
+"""Per-op numerics across two stages: which compiler rewrite changed the numbers.
+
+Both stages run once with every op's value recorded (stage_values.py). Each op of the later stage that computes
+something is matched with the ops of the earlier stage from the same source line and module path whose value has
+its shape — or the same elements in another layout: reshaped, or NCHW against TTNN's flattened NHWC
+`[1, 1, N*H*W, C]` — and compared with the closest of them (PCC, max abs error). Ops with no such counterpart are
+listed as unmatched, never guessed. The first op in execution order whose PCC falls below `min_pcc` is the first
+divergence, with its source line.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..core import Op, cell_text
+from .compare import pcc as pearson
+from .stage_values import NotRun, stage_values
+
+# Ops whose value is not a computation to compare: creation from attributes, placement and layout moves (their
+# value is their operand's), bookkeeping, and const-eval call sites (the const-eval ops themselves are compared).
+_NOT_COMPARED_SUFFIXES = (".constant", ".full", ".ones", ".zeros", ".empty", ".arange", ".get_device",
+                          ".deallocate", ".to_layout", ".to_device", ".from_device", ".to_memory_config",
+                          ".load_cached", ".literal")
+# Ops that only move or retype values. Lowering adds many that the earlier stage has no op for (a broadcast of a
+# bias); they are compared only where a counterpart holds the same values, else listed as unmatched.
+_MOVEMENT_SUFFIXES = (".reshape", ".broadcast", ".permute", ".repeat", ".typecast", ".slice_static", ".concat",
+                      ".transpose", ".broadcast_in_dim", ".convert", ".view.default", ".t.default",
+                      ".expand.default", ".clone.default", ".squeeze", ".unsqueeze")
+
+
+# Op kinds that compute the same thing under each stage's names (aten, StableHLO, TTIR, TTNN). An op is compared
+# only with ops of its own kind (or, for a TTNN op with fused activations, of those activations' kinds): an
+# intermediate of a rewrite (an erf polynomial standing for one gelu) has no counterpart and is listed unmatched.
+_KIND_CLASSES = (
+    {"mm", "bmm", "matmul", "addmm", "linear", "dot_general", "dot", "baddbmm"},
+    {"convolution", "conv2d", "conv_transpose2d", "_convolution", "conv1d"},
+    {"add", "add_"}, {"mul", "multiply", "mul_"}, {"sub", "subtract", "rsub"}, {"div", "divide"},
+    {"relu", "relu_", "maximum", "clamp_min", "relu6", "hardtanh"}, {"minimum", "clamp_max"},
+    {"clamp", "clamp_scalar", "clamp_tensor", "hardtanh"},
+    {"max_pool2d", "max_pool2d_with_indices", "reduce_window"}, {"avg_pool2d", "reduce_window"},
+    {"sum", "reduce", "mean"}, {"amax", "max", "reduce"}, {"amin", "min", "reduce"},
+    {"softmax", "_softmax"}, {"sigmoid", "logistic"}, {"neg", "negate"}, {"pow", "pow_scalar", "power"},
+    {"where", "select"}, {"embedding", "gather", "rows_gather", "index_select", "take"},
+    {"eq", "compare"}, {"ne", "compare"}, {"ge", "compare"}, {"gt", "compare"}, {"le", "compare"},
+    {"lt", "compare"}, {"cumsum", "reduce_window"}, {"exp", "exponential"}, {"log"}, {"tanh"}, {"gelu"},
+    {"rsqrt"}, {"sqrt"}, {"erf"}, {"abs"}, {"pad"}, {"reverse", "flip"},
+)
+_ACTIVATION_RE = re.compile(r"op_type = (\w+)")
+
+
+def _kinds(op: Op) -> set:
+    """The kind names `op` computes: its own (with its class) and, for a TTNN op with fused activations, theirs."""
+    parts = op.name.split(".")
+    names = {(parts[1] if len(parts) > 1 else parts[0]).lower()}
+    if op.name.startswith("ttnn."):
+        names.update(_ACTIVATION_RE.findall(op.text))
+    out = set(names)
+    for cls in _KIND_CLASSES:
+        if names & cls:
+            out |= cls
+    return out
+
+
+@dataclass
+class OpMatch:
+    op: Op  # the op of the later stage
+    reference: Optional[Op]  # the op of the earlier stage it was compared with (None: unmatched)
+    pcc: Optional[float] = None
+    max_abs_error: Optional[float] = None
+    layout: str = ""  # how the values were aligned: "same", "reshaped", "NCHW -> flattened NHWC", ...
+    ok: bool = False
+    reason: str = ""  # why unmatched
+
+    def to_dict(self) -> dict:
+        return {"index": self.op.index, "op": self.op.name, "location": str(self.op.location or ""),
+                "module": self.op.module, "reference_index": self.reference.index if self.reference else None,
+                "reference_op": self.reference.name if self.reference else None, "pcc": self.pcc,
+                "max_abs_error": self.max_abs_error, "layout": self.layout, "ok": self.ok, "reason": self.reason}
+
+
+@dataclass
+class StageComparison:
+    model: str
+    reference_stage: str  # the earlier stage
+    stage: str  # the later stage
+    min_pcc: float
+    reference_producer: str = ""  # what computed each side's values
+    producer: str = ""
+    rows: list = field(default_factory=list)  # OpMatch for every compared op of `stage`, in execution order
+    unmatched: list = field(default_factory=list)  # OpMatch (reference None) for ops with no counterpart
+    reference_ops: int = 0  # ops of the earlier stage with values
+    not_run: Optional[str] = None  # why nothing was compared
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.not_run is None and all(r.ok for r in self.rows)
+
+    @property
+    def first_divergence(self) -> Optional[OpMatch]:
+        return next((r for r in self.rows if not r.ok), None)
+
+    def op_pcc(self) -> dict:
+        """op index in the later stage -> PCC against the earlier stage (matched ops only)."""
+        return {r.op.index: r.pcc for r in self.rows}
+
+    def summary(self) -> str:
+        head = f"{self.model}: {self.reference_stage} -> {self.stage}"
+        if self.not_run:
+            return f"{head}: not compared: {self.not_run}"
+        text = (f"{head}: {len(self.rows)} ops matched and compared, {len(self.unmatched)} unmatched "
+                f"(pcc threshold {self.min_pcc}), {self.seconds:.1f}s\n  {self.reference_stage}: "
+                f"{self.reference_producer}\n  {self.stage}: {self.producer}")
+        d = self.first_divergence
+        if d is None:
+            text += "\nno op diverges"
+        else:
+            where = f" at {d.op.location}" if d.op.location else ""
+            module = f" (module {d.op.module})" if d.op.module else ""
+            text += (f"\nfirst divergence: {d.op.name} #{d.op.index}{where}{module}: pcc {cell_text(d.pcc)}, "
+                     f"max abs error {cell_text(d.max_abs_error)} against {d.reference.name} "
+                     f"#{d.reference.index} of {self.reference_stage}")
+        return text
+
+    def to_dict(self) -> dict:
+        d = self.first_divergence
+        return {"model": self.model, "reference_stage": self.reference_stage, "stage": self.stage,
+                "min_pcc": self.min_pcc, "reference_producer": self.reference_producer, "producer": self.producer,
+                "not_run": self.not_run, "ok": self.ok, "seconds": self.seconds,
+                "first_divergence": d.to_dict() if d else None,
+                "ops": [r.to_dict() for r in self.rows], "unmatched": [r.to_dict() for r in self.unmatched]}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+    def to_dataframe(self):
+        import pandas as pd
+
+        return pd.DataFrame([r.to_dict() for r in self.rows + self.unmatched])
+
+    def __repr__(self) -> str:
+        return f"<StageComparison {self.summary()}>"
+
+
+def _key(op: Op):
+    if op.location is None:
+        return None
+    return op.location.file, op.location.line, op.module
+
+
+def _alignments(ref: np.ndarray, shape: tuple):
+    """(label, ref's elements arranged as `shape`) for each layout the two stages may differ by."""
+    if ref.shape == shape:
+        yield "same", ref
+        return
+    if ref.size != math.prod(shape):
+        return
+    yield "reshaped", ref.reshape(shape)
+    if ref.ndim == 4 and len(shape) == 4:
+        n, c, h, w = ref.shape
+        if shape == (1, 1, n * h * w, c):
+            yield "NCHW -> flattened NHWC", ref.transpose(0, 2, 3, 1).reshape(shape)
+        if shape == (n, h, w, c):
+            yield "NCHW -> NHWC", ref.transpose(0, 2, 3, 1)
+        if ref.shape[:2] == (1, 1) and len(shape) == 4:
+            n2, c2, h2, w2 = shape
+            if ref.shape == (1, 1, n2 * h2 * w2, c2):
+                yield "flattened NHWC -> NCHW", ref.reshape(n2, h2, w2, c2).transpose(0, 3, 1, 2)
+
+
+def _compare_value(value: np.ndarray, ref: np.ndarray):
+    """(pcc, max abs error, layout, allclose) of the best alignment of ref to value, or None when none fits."""
+    best = None
+    v64 = np.asarray(value, dtype=np.float64)
+    for label, aligned in _alignments(np.asarray(ref), tuple(value.shape)):
+        a64 = np.asarray(aligned, dtype=np.float64)
+        finite = np.isfinite(v64) & np.isfinite(a64)
+        if finite.all():
+            p = pearson(v64, a64)
+        else:  # masks (-inf) and NaNs: the same non-finite values at the same places, then PCC of the rest
+            same_rest = np.array_equal(np.nan_to_num(v64[~finite]), np.nan_to_num(a64[~finite])) and \
+                np.array_equal(np.isnan(v64[~finite]), np.isnan(a64[~finite]))
+            p = pearson(v64[finite], a64[finite]) if same_rest else 0.0
+        with np.errstate(invalid="ignore"):
+            diff = np.abs(v64 - a64)
+        same = (v64 == a64) | (np.isnan(v64) & np.isnan(a64))
+        max_abs = float(np.where(same, 0.0, diff).max()) if diff.size else 0.0
+        # PCC means nothing on a near-constant tensor (a mask, a variance of equal rows): values this close
+        # are the same value whatever PCC says.
+        close = bool(np.allclose(v64, a64, rtol=1e-4, atol=1e-6, equal_nan=True))
+        if best is None or (close, p) > (best[3], best[0]):
+            best = (p, max_abs, label, close)
+    return best
+
+
+def _closest(value: np.ndarray, candidates, ref, kinds=None):
+    """(pcc, max abs error, layout, close), the candidate op whose value is closest to `value` among those of one of
+    `kinds` (any kind when None), and how many candidates fit its shape; (None, None, 0) when none does."""
+    best, best_ref, fitting = None, None, 0
+    for candidate in candidates:
+        if kinds is not None and not (_kinds(candidate) & kinds):
+            continue
+        for ref_value in ref.values[id(candidate)]:
+            found = _compare_value(value, ref_value)
+            if found is None:
+                continue
+            fitting += 1
+            if best is None or (found[3], found[0]) > (best[3], best[0]):
+                best, best_ref = found, candidate
+    return best, best_ref, fitting
+
+
+def _agrees(found, min_pcc: float) -> bool:
+    return found[0] >= min_pcc or found[3]
+
+
+def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
+                   timeout: float = 600.0) -> StageComparison:
+    """Run `reference_stage` and `stage` once each, every op's value recorded, and compare op by op."""
+    import time
+
+    from ..core import BadInput
+    from .stage_values import VALUE_STAGES
+
+    for s in (reference_stage, stage):
+        if s not in VALUE_STAGES:
+            raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {s!r}")
+    if VALUE_STAGES.index(reference_stage) >= VALUE_STAGES.index(stage):
+        raise BadInput(f"compare_stages(earlier, later): {reference_stage!r} does not come before {stage!r} "
+                       f"(order: {' -> '.join(VALUE_STAGES)})")
+    result = StageComparison(model=b.model_name, reference_stage=reference_stage, stage=stage, min_pcc=min_pcc)
+    t0 = time.perf_counter()
+    try:
+        ref = stage_values(b, reference_stage, precision, timeout)
+        got = stage_values(b, stage, precision, timeout)
+    except NotRun as exc:
+        result.not_run = str(exc)
+        return result
+    result.reference_producer, result.producer = ref.produced_by, got.produced_by
+    result.reference_ops = len(ref.ops)
+    by_module: dict = {}
+    by_line: dict = {}
+    for op in ref.ops:
+        key = _key(op)
+        if key is not None:
+            by_module.setdefault(key, []).append(op)
+            by_line.setdefault(key[:2], []).append(op)
+    for op in got.ops:
+        if op.name.endswith(_NOT_COMPARED_SUFFIXES):
+            continue
+        key = _key(op)
+        if key is None:
+            result.unmatched.append(OpMatch(op, None, reason="no source location to match by"))
+            continue
+        value = got.values[id(op)][0]
+        movement = op.name.endswith(_MOVEMENT_SUFFIXES)
+        kinds = None if movement else _kinds(op)
+        best, best_ref, fitting = _closest(value, by_module.get(key, ()), ref, kinds)
+        if best is None or not _agrees(best, min_pcc):
+            # A fused op holds a value of the next module at the same line (an add with a fused relu): the line
+            # decides then, and the label says so.
+            wider, wider_ref, wider_fitting = _closest(value, by_line.get(key[:2], ()), ref, kinds)
+            if wider is not None and (best is None or (wider[3], wider[0]) > (best[3], best[0])):
+                best, best_ref = (wider[0], wider[1], wider[2] + ", same line, other module", wider[3]), wider_ref
+                fitting = wider_fitting
+        if best is not None and not _agrees(best, min_pcc) and fitting > 1:
+            # Several ops of its kind and shape at this line, none with its value: a rewrite's intermediate
+            # (a decomposed layer norm's products) as likely as a divergence, so it is not called either.
+            result.unmatched.append(OpMatch(op, None, reason=f"{fitting} values of its kind and shape at this line "
+                                                             f"in {reference_stage}, none equal to it"))
+            continue
+        if best is None or (movement and not _agrees(best, min_pcc)):
+            if key[:2] not in by_line:
+                reason = f"no op of {reference_stage} at this line"
+            elif movement:
+                reason = f"moves or retypes values; no op of {reference_stage} at this line holds the same values"
+            else:
+                reason = (f"no op of {reference_stage} at this line computes {op.name.split('.', 1)[-1]} with "
+                          f"shape {list(value.shape)} (an intermediate of a rewrite)")
+            result.unmatched.append(OpMatch(op, None, reason=reason))
+            continue
+        p, max_abs, layout, _ = best
+        result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
+                                   ok=_agrees(best, min_pcc)))
+    result.seconds = time.perf_counter() - t0
+    return result

@@ -1,0 +1,145 @@
+"""Every op's value in one run of a stage, for comparing stages op by op (stage_compare.py).
+
+- ttir / ttnn: the compiler's program in ttbench's interpreter, each op's results recorded.
+- stablehlo: the stage's module run by the PJRT CPU client with every top-level op's result of @main returned as
+  an extra output (a clone of the live module; the stage itself is untouched).
+- torchfx: the FX graph torch-mlir imported, run by PyTorch node by node (the torch dialect is its one-to-one
+  import, so its values are the graph's); its rows name the FX nodes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from ..core import REPORT_BUGS, BadInput, Op
+from .golden import to_numpy
+
+VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
+
+
+class NotRun(Exception):
+    """The stage's values could not be had (a failed stage, an op the interpreter does not know, the device
+    refused); the message says why. Nothing is compared then."""
+
+
+@dataclass
+class StageValues:
+    stage: str
+    produced_by: str  # what computed the values
+    ops: list  # Op records, in execution order, each with at least one tensor value
+    values: dict = field(default_factory=dict)  # id(op) -> list of numpy arrays (its tensor results)
+
+
+def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -> StageValues:
+    if stage not in VALUE_STAGES:
+        raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {stage!r}")
+    if stage not in b.stages:
+        raise BadInput(f"this {b.frontend} bringup has no {stage!r} stage (stages: {', '.join(b.stages)})")
+    s = b.stages[stage]
+    if not s.ok:
+        raise NotRun(f"{stage} did not compile: {s.error}")
+    if stage in ("ttir", "ttnn"):
+        return _interpreted(b, stage, precision)
+    if stage == "stablehlo":
+        return _stablehlo(b, timeout)
+    return _torchfx(b)
+
+
+def _interpreted(b, stage: str, precision: str) -> StageValues:
+    from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
+    from ..tt.program import ProgramError, parse_program
+    from .whole import interpreter_device
+
+    s = b.stages[stage]
+    try:
+        program = parse_program(stage, s.full_text())
+        run = interpret(program, list(b.argument_values), precision=precision, record=True)
+    except Unsupported as exc:
+        raise NotRun(str(exc)) from exc
+    except (InterpreterBug, ProgramError) as exc:
+        raise NotRun(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
+    ops = [s.ops[i] for i in run.values]  # recorded in execution order
+    values = {id(s.ops[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
+    return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values)
+
+
+def _stablehlo(b, timeout: float) -> StageValues:
+    from torch_mlir import ir
+
+    from ..ir.walk import main_function, stage_operations
+    from ..stages.mlir_stage import clone_module, full_text
+    from .client import WorkerDied, shared_client
+    from .whole import pjrt_text, run_text_on_device, signature_mismatch
+
+    s = b.stages["stablehlo"]
+    if s.module is None:
+        raise NotRun("the stablehlo stage has no live module to add outputs to (read back from text)")
+    mismatch = signature_mismatch(s.module, b.arguments, b.argument_values)
+    if mismatch:
+        raise NotRun(mismatch)
+    module = clone_module(s.module)
+    with module.context:
+        main = main_function(module)
+        operations = stage_operations(module)
+        if len(operations) != len(s.ops):
+            raise NotRun(f"internal error: the clone has {len(operations)} ops, the stage {len(s.ops)} "
+                         f"({REPORT_BUGS})")
+        block = main.regions[0].blocks[0]
+        ret = block.operations[len(block.operations) - 1]
+        picked, extra = [], []
+        for index, operation in enumerate(operations):
+            if operation.parent.name != "func.func" or s.ops[index].attrs.get("func") != "main":
+                continue  # ops inside control flow have no value at the top level
+            tensors = [r for r in operation.results if str(r.type).startswith("tensor<")]
+            if tensors and not s.ops[index].name.endswith("constant"):
+                picked.append((index, len(tensors)))
+                extra.extend(tensors)
+        operands = list(ret.operands) + extra
+        with ir.InsertionPoint(ret), ret.location:
+            ir.Operation.create("func.return", operands=operands)
+        ret.erase()
+        inputs = [a.type for a in block.arguments]
+        main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, [v.type for v in operands]))
+        text = pjrt_text(full_text(module))
+    first = len(operands) - len(extra)
+    try:
+        reply = run_text_on_device(shared_client("cpu"), text, [to_numpy(v) for v in b.argument_values], timeout)
+    except WorkerDied as exc:
+        raise NotRun(f"stablehlo on cpu: {exc}") from exc
+    if not reply.get("ok"):
+        raise NotRun(f"stablehlo on cpu: {reply.get('error')}")
+    arrays = reply["arrays"][first:]
+    ops, values, at = [], {}, 0
+    for index, count in picked:
+        op = s.ops[index]
+        ops.append(op)
+        values[id(op)] = [np.asarray(a) for a in arrays[at:at + count]]
+        at += count
+    return StageValues("stablehlo", "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
+
+
+def _torchfx(b) -> StageValues:
+    if b.fx_graph is None or "fx" not in b.stages:
+        raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
+                     "bringup: compare stablehlo, ttir and ttnn)")
+    graph = b.fx_graph
+    fx_ops = {op.attrs.get("node"): op for op in b.stages["fx"].ops}
+    recorded: dict = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            if n.op == "call_function" and n.name in fx_ops:
+                leaves = out if isinstance(out, (tuple, list)) else [out]
+                tensors = [to_numpy(t) for t in leaves if isinstance(t, torch.Tensor)]
+                if tensors:
+                    recorded[n.name] = tensors
+            return out
+
+    with torch.no_grad():
+        Recorder(graph).run(*[v.clone() for v in b.argument_values])
+    ops = [fx_ops[name] for name in recorded]
+    return StageValues("torchfx", "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
+                       {id(fx_ops[name]): v for name, v in recorded.items()})
