@@ -1,0 +1,232 @@
+"""ttbench's interpreter of the Tenstorrent compiler's TTIR/TTNN programs, and per-op comparison across stages.
+
+The zoo goes through the real Tenstorrent compiler (compile-only); handcrafted TTNN texts check the tricky handlers
+against torch's own reference ops; edited programs check that what the interpreter does not know, or a wrong
+attribute, is refused or caught exactly where it is."""
+import dataclasses
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+import ttbench as tb
+from ttbench.run.compare import pcc
+from ttbench.tt.interp import Unsupported, interpret, known_ops
+from ttbench.tt.program import parse_program
+
+ZOO = [m for m in tb.models.names() if not m.startswith("llama")]
+
+
+@pytest.mark.parametrize("model", ZOO)
+def test_zoo_ttir_and_ttnn_programs_match_pytorch(zoo_bringup, model):
+    b = zoo_bringup(model, "export", "args", tt=True)
+    assert b.ok, b.table()
+    for stage in ("ttir", "ttnn"):
+        r = b.run(stage, device="cpu")
+        assert r.executed and r.ok, r
+        assert r.device == f"cpu · {stage.upper()} semantics"
+        assert "interpreter" in r.produced_by and "not the chip" in r.produced_by
+        assert r.pcc >= 0.999, r
+        assert r.golden == "torch eager" or "eager" in r.golden
+
+
+def _edited(b, stage, edit):
+    """A copy of bringup `b` whose `stage` text is `edit(text)` (the other stages shared)."""
+    original = b.stages[stage]
+    text = edit(original.full_text())
+    assert text != original.full_text()
+    stages = OrderedDict(b.stages)
+    stages[stage] = dataclasses.replace(original, _full_text=lambda: text, _full_text_printed=None)
+    return dataclasses.replace(b, stages=stages)
+
+
+def _replace_nth(text, needle, n, new_line_fn):
+    """`text` with the line holding the n-th occurrence of `needle` replaced by new_line_fn(line)."""
+    lines = text.split("\n")
+    seen = -1
+    for i, line in enumerate(lines):
+        if needle in line:
+            seen += 1
+            if seen == n:
+                lines[i] = new_line_fn(line)
+                return "\n".join(lines)
+    raise AssertionError(f"no occurrence {n} of {needle}")
+
+
+def test_unknown_op_kind_refuses_with_its_name_and_line(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    ops = b.stages["ttnn"].ops
+    k = [op for op in ops if op.name == "ttnn.matmul"].index(next(op for op in ops if op.name == "ttnn.matmul"
+                                                                   and op.module == "fc2"))
+    edited = _edited(b, "ttnn", lambda t: _replace_nth(t, '"ttnn.matmul"', k,
+                                                        lambda line: line.replace('"ttnn.matmul"', '"ttnn.foo"')))
+    r = edited.run("ttnn", device="cpu")
+    assert not r.executed and r.pcc is None and not r.outputs
+    assert "not run" in r.message and "does not know ttnn.foo" in r.message
+    assert "loader.py:15" in r.message and "fc2" in r.message
+
+
+def test_unknown_attribute_refuses(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    edited = _edited(b, "ttnn", lambda t: t.replace("transpose_a = false", "transpose_a = false, swizzle = 3 : i32",
+                                                    1))
+    r = edited.run("ttnn", device="cpu")
+    assert not r.executed and "attribute swizzle of ttnn.matmul" in r.message
+
+
+def _flip_transpose_b(line):
+    flag = "transpose_b = true" if "transpose_b = true" in line else "transpose_b = false"
+    return line.replace(flag, "transpose_b = false" if flag.endswith("true") else "transpose_b = true")
+
+
+def test_flipped_transpose_b_is_the_first_divergence(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    ops = b.stages["ttnn"].ops
+    matmuls = [op for op in ops if op.name == "ttnn.matmul"]
+    target = next(op for op in matmuls if op.module == "fc2")  # 64x64 weight: flipping it still type-checks
+    edited = _edited(b, "ttnn", lambda t: _replace_nth(t, '"ttnn.matmul"', matmuls.index(target),
+                                                        _flip_transpose_b))
+    clean = b.compare_stages("stablehlo", "ttnn")
+    assert clean.not_run is None and clean.first_divergence is None and len(clean.rows) > 10, clean
+    broken = edited.compare_stages("stablehlo", "ttnn")
+    d = broken.first_divergence
+    assert d is not None, broken
+    assert d.op.index == target.index and d.op.name == "ttnn.matmul" and d.op.module == "fc2"
+    assert d.pcc < 0.9 and "loader.py:15" in broken.summary()
+    assert not edited.run("ttnn", device="cpu").ok
+
+
+def test_compare_stages_over_every_pair_of_a_transformer(zoo_bringup):
+    b = zoo_bringup("bert_tiny", "export", "args", tt=True)
+    for a, c in [("stablehlo", "ttir"), ("ttir", "ttnn"), ("stablehlo", "ttnn"), ("torchfx", "ttnn")]:
+        r = b.compare_stages(a, c)
+        assert r.not_run is None, r
+        assert r.first_divergence is None, r.summary()
+        assert len(r.rows) > 50
+        assert all(m.reference is not None and m.pcc is not None for m in r.rows)
+        assert all(m.reference is None and m.reason for m in r.unmatched)
+    with pytest.raises(tb.BadInput, match="does not come before"):
+        b.compare_stages("ttnn", "stablehlo")
+
+
+def test_stage_that_is_missing_or_failed_is_not_run(zoo_bringup):
+    b = zoo_bringup("mlp")  # no TT stages
+    with pytest.raises(tb.BadInput, match="no 'ttnn' stage"):
+        b.run("ttnn", device="cpu")
+    tt = zoo_bringup("mlp", "export", "args", tt=True)
+    failed = dataclasses.replace(tt, stages=OrderedDict(tt.stages))
+    failed.stages["ttnn"] = tb.core.Stage(name="ttnn", ok=False, error="ttnn: the compiler crashed")
+    r = failed.run("ttnn", device="cpu")
+    assert not r.executed and r.pcc is None and "did not compile" in r.message
+    assert failed.compare_stages("stablehlo", "ttnn").not_run
+
+
+def test_bf16_precision_rounds_every_result(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    exact = b.run("ttnn", device="cpu")
+    rounded = b.run("ttnn", device="cpu", precision="bf16")
+    assert rounded.precision == "bf16" and rounded.executed
+    assert 0.999 < rounded.pcc < exact.pcc
+    assert rounded.outputs[0]["max_abs_error"] > 100 * exact.outputs[0]["max_abs_error"]
+    with pytest.raises(tb.BadInput, match="precision"):
+        b.run("stablehlo", device="cpu", precision="bf16")
+
+
+# --- handcrafted TTNN programs against torch's own ops --------------------------------------------------------
+
+def _program(body: str, args: str, result: str) -> str:
+    return (f"module {{\n  func.func @main({args}) -> {result} {{\n{body}\n  }}\n}}\n")
+
+
+def _run(text, *inputs, stage="ttnn"):
+    return interpret(parse_program(stage, text), list(inputs)).outputs
+
+
+def test_flattened_conv2d_with_padding_groups_bias_and_stride():
+    n, c, h, w, o, groups = 2, 6, 9, 7, 4, 2
+    x = torch.randn(n, c, h, w)
+    weight = torch.randn(o, c // groups, 3, 3)
+    bias = torch.randn(1, 1, 1, o)
+    expected = F.conv2d(F.pad(x, (0, 2, 1, 1)), weight, bias.reshape(-1), stride=(2, 1), groups=groups)
+    eh, ew = expected.shape[2:]
+    flat = x.permute(0, 2, 3, 1).reshape(1, 1, n * h * w, c)
+    text = _program(
+        f'    %0 = "ttnn.conv2d"(%arg0, %arg1, %arg2) <{{batch_size = {n} : i32, dilation = array<i32: 1, 1>, '
+        f'groups = {groups} : i32, in_channels = {c} : i32, input_height = {h} : i32, input_width = {w} : i32, '
+        f'kernel_size = array<i32: 3, 3>, out_channels = {o} : i32, padding = array<i32: 1, 1, 0, 2>, '
+        f'stride = array<i32: 2, 1>}}> : (tensor<1x1x{n * h * w}x{c}xf32>, tensor<{o}x{c // groups}x3x3xf32>, '
+        f'tensor<1x1x1x{o}xf32>) -> tensor<1x1x{n * eh * ew}x{o}xf32>\n    return %0 : tensor<1x1x{n * eh * ew}x{o}xf32>',
+        f"%arg0: tensor<1x1x{n * h * w}x{c}xf32>, %arg1: tensor<{o}x{c // groups}x3x3xf32>, "
+        f"%arg2: tensor<1x1x1x{o}xf32>", f"tensor<1x1x{n * eh * ew}x{o}xf32>")
+    (out,) = _run(text, flat, weight, bias)
+    want = expected.permute(0, 2, 3, 1).reshape(1, 1, -1, o)
+    assert torch.allclose(out, want, atol=1e-5)
+
+
+def test_fused_activations_apply_to_their_operand():
+    a, b = torch.randn(4, 8), torch.rand(4, 8) + 0.5
+    text = _program(
+        '    %0 = "ttnn.multiply"(%arg0, %arg1) <{activations = [#ttnn.unary_with_param<op_type = relu>], '
+        'input_tensor_a_activations = [#ttnn.unary_with_param<op_type = sigmoid>], input_tensor_b_activations = '
+        '[#ttnn.unary_with_param<op_type = rsqrt>]}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+        '    return %0 : tensor<4x8xf32>', "%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>", "tensor<4x8xf32>")
+    (out,) = _run(text, a, b)
+    assert torch.allclose(out, torch.relu(torch.sigmoid(a) * torch.rsqrt(b)))
+    unknown = text.replace("op_type = relu", "op_type = mish_v9")
+    with pytest.raises(Unsupported, match="fused activation 'mish_v9'"):
+        _run(unknown, a, b)
+
+
+@pytest.mark.parametrize("column", [False, True])
+def test_rows_gather_both_modes(column):
+    if column:  # single elements of a [2, 3] grid, addressed by (row, col) components
+        data = torch.arange(6, dtype=torch.float32).reshape(1, 2, 3) * 10
+        idx = torch.tensor([[[1, 0, 1, 0], [2, 0, 0, 1]]], dtype=torch.int32)
+        want = torch.tensor([[data[0, 1, 2], data[0, 0, 0], data[0, 1, 0], data[0, 0, 1]]])
+        types = "(tensor<1x2x3xf32>, tensor<1x2x4xsi32>) -> tensor<1x4xf32>"
+        sizes, result = "2, 3", "tensor<1x4xf32>"
+        args = "%arg0: tensor<1x2x3xf32>, %arg1: tensor<1x2x4xsi32>"
+    else:  # whole rows of an embedding table
+        data = torch.randn(1, 5, 3)
+        idx = torch.tensor([[[4, 0, 4, 2]]], dtype=torch.int32)
+        want = data[0][idx[0, 0].long()].reshape(1, 4, 3)
+        types = "(tensor<1x5x3xf32>, tensor<1x1x4xsi32>) -> tensor<1x4x3xf32>"
+        sizes, result = "5", "tensor<1x4x3xf32>"
+        args = "%arg0: tensor<1x5x3xf32>, %arg1: tensor<1x1x4xsi32>"
+    windows = ", ".join("1" for _ in sizes.split(","))
+    text = _program(f'    %0 = "ttnn.rows_gather"(%arg0, %arg1) <{{column = {str(column).lower()}, '
+                    f'fill_out_of_bounds = false, sizes = array<i64: {sizes}>, windows = array<i64: {windows}>}}> : '
+                    f'{types}\n    return %0 : {result}', args, result)
+    (out,) = _run(text, data, idx)
+    assert torch.equal(out, want)
+
+
+def test_max_pool2d_in_bf16():
+    x = torch.randn(1, 4, 8, 8).to(torch.bfloat16)
+    flat = x.permute(0, 2, 3, 1).reshape(1, 1, 64, 4)
+    text = _program(
+        '    %0 = "ttnn.max_pool2d"(%arg0) <{batch_size = 1 : si32, ceil_mode = false, channels = 4 : si32, '
+        'dilation = array<i32: 1, 1>, input_height = 8 : si32, input_width = 8 : si32, kernel_size = '
+        'array<i32: 3, 3>, padding = array<i32: 1, 1>, stride = array<i32: 2, 2>}> : (tensor<1x1x64x4xbf16>) -> '
+        'tensor<1x1x16x4xbf16>\n    return %0 : tensor<1x1x16x4xbf16>', "%arg0: tensor<1x1x64x4xbf16>",
+        "tensor<1x1x16x4xbf16>")
+    (out,) = _run(text, flat)
+    want = F.max_pool2d(x.float(), 3, 2, 1).permute(0, 2, 3, 1).reshape(1, 1, 16, 4)
+    assert out.dtype == torch.bfloat16 and torch.equal(out.float(), want)
+
+
+def test_hex_splat_constant_is_the_float_it_encodes():
+    text = _program('    %0 = "ttir.constant"() <{value = dense<0xFF800000> : tensor<2xf32>}> : () -> tensor<2xf32>\n'
+                    '    return %0 : tensor<2xf32>', "", "tensor<2xf32>")
+    (out,) = _run(text, stage="ttir")
+    assert torch.equal(out, torch.full((2,), -float("inf")))
+
+
+def test_registry_lists_each_kind_with_its_reference():
+    ops = known_ops()
+    for name in ("ttnn.conv2d", "ttnn.matmul", "ttnn.rows_gather", "ttcore.load_cached", "ttir.dot_general",
+                 "ttnn.softmax", "ttnn.max_pool2d", "ttir.conv2d"):
+        assert name in ops and ops[name]
+    assert len(ops) > 100
