@@ -100,6 +100,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_sweep.py
 	$(BIN)/python benchmarks/bench_llm.py
+	$(BIN)/python benchmarks/bench_interp.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

