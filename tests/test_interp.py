@@ -6,13 +6,11 @@ attribute, is refused or caught exactly where it is."""
 import dataclasses
 from collections import OrderedDict
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
 import ttbench as tb
-from ttbench.run.compare import pcc
 from ttbench.tt.interp import Unsupported, interpret, known_ops
 from ttbench.tt.program import parse_program
 
@@ -241,3 +239,17 @@ def test_readme_table_of_op_kinds_is_the_registry():
 
     with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")) as f:
         assert markdown_table() in f.read(), "README's op table is stale: python -m ttbench.tt.interp"
+
+
+@pytest.mark.parametrize("model", ZOO)
+def test_zoo_outputs_are_unit_scale_so_tolerances_mean_something(model):
+    """A model whose seeded outputs are ~1e-21 (mobilenet_v2 with the library's init) passes any absolute
+    tolerance whatever the compiler does: every output of every zoo model must neither vanish nor explode."""
+    from ttbench.run.one_op import tensor_leaves
+
+    m, x = tb.models.load(model)
+    with torch.no_grad():
+        outputs = [t for t in tensor_leaves(m(*x)) if t.is_floating_point()]
+    assert outputs
+    for t in outputs:
+        assert 0.05 <= float(t.float().std()) <= 100, (model, tuple(t.shape), float(t.float().std()))

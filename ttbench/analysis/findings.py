@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..core import SourceLoc
 
-KINDS = ("inplace", "constant", "location_lost", "verifier")
+KINDS = ("inplace", "constant", "location_lost", "verifier", "semantic")
 
 
 @dataclass

@@ -24,8 +24,10 @@ from ..analysis.findings import KINDS, human_bytes
 from ..analysis.op_kinds import needs_location
 from .view_script import SCRIPT
 
-KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e"}
+KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e",
+                "semantic": "#0969da"}
 KIND_LABELS = {"inplace": "in-place op", "constant": "inlined constant", "location_lost": "location lost",
+               "semantic": "meaning changed",
                "verifier": "verifier failure"}
 FOLD_AFTER = 12  # a run of more uninteresting ops than this is folded
 PANE_CAP = 1500  # ops shown before "show all"

@@ -102,7 +102,7 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
         if cluster:
             lines.append(f"  subgraph cluster_{k} {{ label={_quote(cluster)}; style=dashed;")
         for op in members:
-            fill = next((KIND_COLOURS[kd] for kd in ("verifier", "inplace", "constant", "location_lost")
+            fill = next((KIND_COLOURS[kd] for kd in ("verifier", "semantic", "inplace", "constant", "location_lost")
                          if kd in kinds.get(op.index, ())), "white")
             font = "white" if fill != "white" else "black"
             label = op.name + (f"\n{op.location.short}" if op.location else "")

@@ -27,7 +27,7 @@ from .graph import def_use_edges
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
 PASS_COLOUR, FAIL_COLOUR = "#2da44e", "#cf222e"  # op by op: ttbench's own verdict, never a colour scale's guess
 CONST_EVAL_COLOUR = "#0969da"
-SEVERITY = ("verifier", "inplace", "constant", "location_lost")  # the colour an op with several findings gets
+SEVERITY = ("verifier", "semantic", "inplace", "constant", "location_lost")  # the colour an op with several findings gets
 
 
 def stage_graph(stage, findings=None, label: Optional[str] = None) -> dict:
@@ -96,6 +96,16 @@ def op_by_op_overlay(stage, report) -> dict:
     return {stage.name: {"results": results}}
 
 
+def stage_comparison_overlay(stage, comparison) -> dict:
+    """Node data for the later stage of a StageComparison (TTIR/TTNN): each compared op's PCC against the earlier
+    stage, green where it agrees, red where it diverges; unmatched ops carry none."""
+    if comparison.stage != stage.name:
+        raise BadInput(f"this comparison's ops are {comparison.stage}'s: overlay it on that stage, not {stage.name}")
+    results = {str(m.op.index): {"value": round(float(m.pcc), 6), "bgColor": PASS_COLOUR if m.ok else FAIL_COLOUR}
+               for m in comparison.rows}
+    return {stage.name: {"results": results}}
+
+
 def const_eval_overlay(stage) -> dict:
     """Node data for TTNN: the ops tt-mlir moved into const-eval functions (run once on the weights)."""
     results = {str(op.index): {"value": 1, "bgColor": CONST_EVAL_COLOUR} for op in stage.ops
@@ -109,7 +119,12 @@ def overlays(b, stage_name: str, report=None) -> dict:
     out = {"findings": findings_overlay(stage, b.findings)}
     if stage_name == "ttnn":
         out["const-eval"] = const_eval_overlay(stage)
-    if report is not None and stage_name in ("fx", "onnx"):
+    from ..run.stage_compare import StageComparison
+
+    if isinstance(report, StageComparison):
+        if report.stage == stage_name and report.not_run is None:
+            out[f"pcc vs {report.reference_stage}"] = stage_comparison_overlay(stage, report)
+    elif report is not None and stage_name in ("fx", "onnx"):
         out["op by op"] = op_by_op_overlay(stage, report)
     return out
 

@@ -55,7 +55,8 @@ def stage_netron(stage, port: int = 0, height: int = 600):
 
 def stage_explorer(stage, report=None, port: int = 0, height: int = 700):
     """The stage in Google's Model Explorer, with ttbench's overlays (findings; const-eval on TTNN; `report`'s
-    op-by-op results on fx/onnx), served on 127.0.0.1; shown as an IFrame. Stop with tb.explorer_stop()."""
+    op-by-op results on fx/onnx, or a StageComparison's per-op PCC on its later stage, e.g. ttnn), served on
+    127.0.0.1; shown as an IFrame. Stop with tb.explorer_stop()."""
     from .model_explorer import serve
 
     return serve(stage, report=report, port=port, height=height)
@@ -98,7 +99,8 @@ def op_by_op_plot(report, ax=None):
         ax = figure.subplots()
     xs = [r.index for r in report.rows]
     colors = ["tab:green" if r.ok else "tab:red" for r in report.rows]
-    if report.compile_only:  # no PCC to draw: how far each op got through the compiler
+    interpreted = report.compile_only and any(r.pcc_from for r in report.rows)
+    if report.compile_only and not interpreted:  # no PCC to draw: how far each op got through the compiler
         from ..run.results import FURTHEST_STAGES
 
         ax.scatter(xs, [FURTHEST_STAGES.index(r.furthest_stage) for r in report.rows], c=colors, s=12)
@@ -108,11 +110,85 @@ def op_by_op_plot(report, ax=None):
         ax.set_title(f"{report.model}: op by op through the {report.device} compiler (compile-only)")
         return figure if figure is not None else ax
     ys = [r.pcc if r.pcc is not None else 0.0 for r in report.rows]
+    if interpreted:  # compiled to a flatbuffer (ok) is not the same as matching: colour by the numbers
+        colors = ["tab:gray" if r.pcc is None else "tab:red" if r.note or r.pcc < report.min_pcc else "tab:green"
+                  for r in report.rows]
     ax.scatter(xs, ys, c=colors, s=12)
     ax.axhline(report.min_pcc, color="gray", linestyle="--", linewidth=1)
     ax.set_xlabel("unique op (graph order)")
     ax.set_ylabel("PCC vs the golden")
-    ax.set_title(f"{report.model}: {report.mode} op-by-op on {report.device}")
+    ax.set_title(f"{report.model}: op by op through the {report.device} compiler, each unit's TTNN interpreted on "
+                 f"the CPU (compile-only: not the chip)" if interpreted else
+                 f"{report.model}: {report.mode} op-by-op on {report.device}")
+    ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
+    return figure if figure is not None else ax
+
+
+# --- stage comparison ---------------------------------------------------------------------------------------
+
+def _pcc_colour(row, min_pcc: float) -> str:
+    if row.reference is None:
+        return "#eeeeee"
+    if not row.ok:
+        return "#ffcdd2"
+    return "#c8e6c9" if row.pcc >= min_pcc else "#fff3c4"  # allclose but low PCC: a near-constant tensor
+
+
+def stage_comparison_repr_html(r) -> str:
+    """The summary, then every compared op coloured by PCC (green matches, red diverges, yellow allclose with a
+    meaningless PCC), the first divergence marked; unmatched ops with their reason, folded."""
+    from ..core import cell_text
+
+    e = html.escape
+    head = "".join(f"<div>{e(line)}</div>" for line in r.summary().split("\n"))
+    if r.not_run:
+        return f"<div class='ttbench-compare'>{head}</div>"
+    first = r.first_divergence
+    cells = ["#", "op", "line", "module", f"{r.reference_stage} op", "layout", "pcc", "max abs error"]
+    rows = []
+    for m in r.rows:
+        mark = " ◀ first divergence" if m is first else ""
+        values = [m.op.index, m.op.name + mark, m.op.location.short if m.op.location else "-", m.op.module or "",
+                  f"{m.reference.name} #{m.reference.index}", m.layout, m.pcc, m.max_abs_error]
+        rows.append(f"<tr style='background:{_pcc_colour(m, r.min_pcc)}'>"
+                    + "".join(f"<td>{e(cell_text(v))}</td>" for v in values) + "</tr>")
+    unmatched = "".join(f"<tr><td>{m.op.index}</td><td>{e(m.op.name)}</td><td>"
+                        f"{e(m.op.location.short if m.op.location else '-')}</td><td>{e(m.reason)}</td></tr>"
+                        for m in r.unmatched)
+    legend = ("<div style='font-size:12px'>colour: <span style='background:#c8e6c9'>PCC ≥ threshold</span> "
+              "<span style='background:#ffcdd2'>diverges</span> <span style='background:#fff3c4'>allclose, "
+              "PCC meaningless (near-constant)</span></div>")
+    table = ("<div style='max-height:420px;overflow:auto'><table class='ttbench-run'><thead><tr>"
+             + "".join(f"<th>{e(c)}</th>" for c in cells) + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+             f"</div>")
+    folded = (f"<details><summary>{len(r.unmatched)} unmatched ops of {e(r.stage)}</summary><table "
+              f"class='ttbench-run'><tbody>{unmatched}</tbody></table></details>") if r.unmatched else ""
+    return f"<div class='ttbench-compare'>{head}{legend}{table}{folded}</div>"
+
+
+def stage_comparison_plot(r, ax=None):
+    """PCC per compared op of the later stage, in execution order; divergent ops red, the threshold as a line and
+    the first divergence labelled with its source line."""
+    figure = None
+    if ax is None:
+        from .plots import notebook_figure
+
+        figure = notebook_figure(figsize=(10, 3))
+        ax = figure.subplots()
+    xs = list(range(len(r.rows)))
+    ys = [m.pcc for m in r.rows]
+    ax.scatter(xs, ys, c=["tab:green" if m.ok else "tab:red" for m in r.rows], s=10)
+    ax.axhline(r.min_pcc, color="gray", linestyle="--", linewidth=1, label=f"threshold {r.min_pcc}")
+    first = r.first_divergence
+    if first is not None:
+        x = r.rows.index(first)
+        where = first.op.location.short if first.op.location else "?"
+        ax.annotate(f"first divergence: {first.op.name} at {where}", (x, first.pcc), fontsize=8,
+                    xytext=(5, -15), textcoords="offset points")
+    ax.set_xlabel(f"compared op of {r.stage} (execution order)")
+    ax.set_ylabel(f"PCC vs {r.reference_stage}")
+    ax.set_title(f"{r.model}: {r.reference_stage} -> {r.stage}, op by op")
+    ax.legend(loc="lower left", fontsize=8)
     ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
     return figure if figure is not None else ax
 
@@ -152,6 +228,7 @@ def _views() -> dict:
     from ..diff import IRDiff
     from ..pipeline import Bringup
     from ..run.results import OpByOpReport, RunResult
+    from ..run.stage_compare import StageComparison
 
     return {
         (Bringup, "_repr_html_"): bringup_repr_html,
@@ -163,6 +240,8 @@ def _views() -> dict:
         (RunResult, "_repr_html_"): run_result_repr_html,
         (OpByOpReport, "_repr_html_"): op_by_op_repr_html,
         (OpByOpReport, "plot"): op_by_op_plot,
+        (StageComparison, "_repr_html_"): stage_comparison_repr_html,
+        (StageComparison, "plot"): stage_comparison_plot,
         (IRDiff, "_repr_html_"): diff_repr_html,
         (IRDiff, "save_html"): diff_save_html,
     }

@@ -45,6 +45,7 @@ MODES = ("isolated", "chained")
 DEFAULT_OP_TIMEOUT_S = 30.0
 # Ops whose result is uninitialized memory: alone they compute nothing to compile or compare (in the graph a
 # later op writes the buffer). They are counted as skipped, never reported as a compiler failure.
+INTERPRETED_TTNN = "cpu · TTNN semantics (ttbench's interpreter of the unit's TTNN program)"
 UNINITIALIZED = ("aten.empty.memory_format", "aten.empty_strided.default", "aten.empty_like.default",
                  "aten.new_empty.default", "aten.new_empty_strided.default")
 
@@ -111,11 +112,32 @@ class TTExecutor:
     def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
         compiled = self.session.compile(pjrt_text(text), tmp, timeout, inputs=inputs if self.executes else None)
         furthest = next((s for s in ("flatbuffer", "ttnn", "ttir") if s in compiled.files), "stablehlo")
+        self.interpreted = None
         if not compiled.ok:
             return furthest, compiled.error, None
         if compiled.outputs is not None:
             return "executed", None, compiled.outputs
+        if "ttnn" in compiled.files:  # compile-only: the unit's own TTNN program, run by ttbench's interpreter
+            self.interpreted = interpret_ttnn_file(compiled.files["ttnn"], inputs)
         return furthest, None if furthest == "flatbuffer" else "the compiler wrote no flatbuffer", None
+
+
+def interpret_ttnn_file(path: str, inputs: list) -> tuple:
+    """(output arrays or None, why not) of the TTNN program in `path` run by ttbench's interpreter on `inputs`."""
+    from ..core import REPORT_BUGS
+    from ..tt.interp import InterpreterBug, Unsupported, interpret
+    from ..tt.program import ProgramError, parse_program
+    from .golden import from_numpy
+
+    with open(path) as f:
+        text = f.read()
+    try:
+        run = interpret(parse_program("ttnn", text), [from_numpy(x) for x in inputs])
+    except Unsupported as exc:
+        return None, f"not interpreted: {exc}"
+    except (InterpreterBug, ProgramError) as exc:
+        return None, f"not interpreted: internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
+    return [to_numpy(t) for t in run.outputs], None
 
 
 EXECUTORS = {"cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}
@@ -173,9 +195,27 @@ class _Rows:
 
     def _compare(self, row: OpRow, arrays, golden: list, executor) -> Optional[list]:
         if arrays is None:
-            # compile-only: reaching the flatbuffer is the pass; there is nothing to compare
+            # compile-only: reaching the flatbuffer is the pass; the unit's TTNN program, interpreted, gives the
+            # Tenstorrent path's PCC beside it (named as the interpreter's, not a chip's; `note` says when it
+            # differs from the golden or could not be had)
             row.ok = not executor.executes and row.error is None and row.furthest_stage == "flatbuffer"
+            interpreted = getattr(executor, "interpreted", None)
+            if row.ok and interpreted is not None:
+                values, why = interpreted
+                if values is None:
+                    row.note = why
+                else:
+                    # ok keeps its compile-only meaning (reached the flatbuffer); the numbers go beside it
+                    compiled_ok = row.ok
+                    self._compare_values(row, values, golden)
+                    row.pcc_from = INTERPRETED_TTNN
+                    if not row.ok:
+                        row.note = f"interpreted TTNN differs from the golden: {row.error}"
+                    row.ok, row.error = compiled_ok, None
             return None
+        return self._compare_values(row, arrays, golden)
+
+    def _compare_values(self, row: OpRow, arrays, golden: list) -> Optional[list]:
         if len(arrays) != len(golden):
             row.ok, row.error = False, f"{len(arrays)} outputs, the golden has {len(golden)}"
             return None

@@ -72,7 +72,7 @@ class RunResult:
 # compiler's stages, executed on the device.
 FURTHEST_STAGES = ("fx", "onnx", "torchfx", "stablehlo", "ttir", "ttnn", "flatbuffer", "executed")
 OP_COLUMNS = ["index", "op", "count", "inputs", "locations", "furthest_stage", "pcc", "max_abs_error", "ok", "error",
-              "seconds"]
+              "seconds", "pcc_from"]
 
 
 @dataclass
@@ -89,6 +89,8 @@ class OpRow:
     error: Optional[str] = None
     seconds: float = 0.0
     nodes: list = field(default_factory=list)  # FX node / ONNX node names of the occurrences
+    pcc_from: Optional[str] = None  # what produced the PCC when not the device (the interpreter, compile-only)
+    note: Optional[str] = None  # why a compile-only row has no interpreted PCC
 
 
 @dataclass
@@ -138,9 +140,13 @@ class OpByOpReport:
     def summary(self) -> str:
         failed = self.failed()
         if self.compile_only:
-            text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}, compile-only: no chip, no "
-                    f"PCC): {len(self.rows)} unique ops of {self.total_ops}, {len(self.rows) - len(failed)} compile "
-                    f"to a flatbuffer, {len(failed)} do not, {self.seconds:.1f}s")
+            interpreted = [r for r in self.rows if r.pcc_from]
+            differ = [r for r in interpreted if r.note]
+            text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}, compile-only: no chip): "
+                    f"{len(self.rows)} unique ops of {self.total_ops}, {len(self.rows) - len(failed)} compile "
+                    f"to a flatbuffer, {len(failed)} do not, {self.seconds:.1f}s; PCC from ttbench's interpreter "
+                    f"of each unit's TTNN program (not the chip): {len(interpreted)} interpreted, "
+                    f"{len(differ)} differ from the golden")
         else:
             text = (f"{self.model} op-by-op ({self.mode}, {self.stage} on {self.device}): {len(self.rows)} unique "
                     f"ops of {self.total_ops}, {len(self.rows) - len(failed)} pass, {len(failed)} fail, "

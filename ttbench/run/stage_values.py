@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..core import REPORT_BUGS, BadInput, Op
+from ..core import REPORT_BUGS, BadInput
 from .golden import to_numpy
 
 VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
@@ -124,22 +124,15 @@ def _torchfx(b) -> StageValues:
     if b.fx_graph is None or "fx" not in b.stages:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
-    graph = b.fx_graph
+    from ..analysis.semantics import fx_node_values
+    from ..children import ContainedFailure
+
     fx_ops = {op.attrs.get("node"): op for op in b.stages["fx"].ops}
-    recorded: dict = {}
-
-    class Recorder(torch.fx.Interpreter):
-        def run_node(self, n):
-            out = super().run_node(n)
-            if n.op == "call_function" and n.name in fx_ops:
-                leaves = out if isinstance(out, (tuple, list)) else [out]
-                tensors = [to_numpy(t) for t in leaves if isinstance(t, torch.Tensor)]
-                if tensors:
-                    recorded[n.name] = tensors
-            return out
-
-    with torch.no_grad():
-        Recorder(graph).run(*[v.clone() for v in b.argument_values])
+    try:
+        recorded = fx_node_values(b.fx_graph, b.argument_values, set(fx_ops))
+    except ContainedFailure as exc:
+        raise NotRun(str(exc)) from exc
+    recorded = {name: [to_numpy(t) for t in tensors] for name, tensors in recorded.items()}
     ops = [fx_ops[name] for name in recorded]
     return StageValues("torchfx", "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
                        {id(fx_ops[name]): v for name, v in recorded.items()})

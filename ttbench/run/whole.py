@@ -199,3 +199,10 @@ def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -
     return _compare_with_golden(b, result, [to_numpy(t) for t in run.outputs], expected)
 
 
+
+
+def _run_fx(b) -> list:
+    """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
+    if b.fx_graph is None:
+        raise BadInput("no FX graph was captured for this bringup")
+    return captured_graph_outputs(b, "the FX graph, run by PyTorch,")

@@ -4,6 +4,7 @@ engine.py walks the program (const-eval through `ttcore.load_cached`, element ty
 recorded per op); handlers.py holds one handler per op kind. `HANDLERS` is the registry: `known_ops()` lists it.
 """
 from . import handlers  # noqa: F401  (registers every handler)
+from .handlers import READINGS
 from .engine import (HANDLERS, PRECISIONS, PRODUCER, Interpretation, InterpreterBug, Unsupported, interpret,
                      unsupported_reason)
 
@@ -14,4 +15,4 @@ def known_ops() -> dict:
 
 
 __all__ = ["interpret", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
-           "known_ops", "unsupported_reason"]
+           "known_ops", "unsupported_reason", "READINGS"]

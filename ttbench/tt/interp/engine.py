@@ -85,6 +85,7 @@ def unsupported_reason(op: ProgramOp) -> Optional[str]:
 class Interpretation:
     outputs: list  # main's results, torch tensors in the IR's element types
     values: dict = field(default_factory=dict)  # op index -> its results (tensors), when recorded
+    inputs: dict = field(default_factory=dict)  # op index -> its operands, recorded for ops with READINGS
     seconds: float = 0.0
 
 
@@ -101,10 +102,14 @@ class Context:
     """One run: the program, the value of every SSA name per call, the const-eval cache."""
 
     def __init__(self, program: Program, precision: str, record: bool):
+        from .handlers import READINGS
+
+        self.readings = READINGS
         self.program = program
         self.precision = precision
         self.record = record
         self.values: dict = {}
+        self.inputs: dict = {}
         self.const_eval_cache: dict = {}
 
     def call(self, fn: Function, inputs: list) -> list:
@@ -140,6 +145,8 @@ class Context:
         typed = [self._as_typed(op, value, t) for value, t in zip(out, op.result_types)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
             self.values[op.op.index] = typed
+            if op.name in self.readings:
+                self.inputs[op.op.index] = args
         return typed
 
     def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType]):
@@ -187,4 +194,4 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
     t0 = time.perf_counter()
     with torch.no_grad():
         outputs = ctx.call(main, inputs)
-    return Interpretation(outputs=outputs, values=ctx.values, seconds=time.perf_counter() - t0)
+    return Interpretation(outputs=outputs, values=ctx.values, inputs=ctx.inputs, seconds=time.perf_counter() - t0)

@@ -14,7 +14,7 @@ import re
 import torch
 import torch.nn.functional as F
 
-from ...ir.attributes import Dense, Opaque, TypedNumber, plain
+from ...ir.attributes import Dense, Opaque, plain
 from .engine import InterpreterBug, Unsupported, handles, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
@@ -58,6 +58,14 @@ UNARY = {
     "silu": F.silu, "log1p": torch.log1p, "expm1": torch.expm1, "square": torch.square,
     # ttnn.gelu's documented default is the exact (erf) form: fast_and_approximate_mode=False.
     "gelu": _gelu_erf,
+}
+# Ops whose printed form leaves a choice ttnn's documentation settles: each reading by name, the documented one
+# first (the one the handler computes). The semantics analysis computes every reading and says which matches the
+# source line in PyTorch.
+GELU_DOCUMENTED = "erf (ttnn.gelu's documented default, fast_and_approximate_mode=False)"
+READINGS = {
+    "ttnn.gelu": {GELU_DOCUMENTED: _gelu_erf,
+                  "tanh approximation": lambda x: F.gelu(x.float(), approximate="tanh").to(x.dtype)},
 }
 # Fused activations (`#ttnn.unary_with_param<op_type = relu>`): the same table.
 ACTIVATIONS = {name: fn for name, fn in UNARY.items() if name not in ("logical_not",)}
