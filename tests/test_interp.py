@@ -253,3 +253,40 @@ def test_zoo_outputs_are_unit_scale_so_tolerances_mean_something(model):
     assert outputs
     for t in outputs:
         assert 0.05 <= float(t.float().std()) <= 100, (model, tuple(t.shape), float(t.float().std()))
+
+
+def test_op_by_op_through_the_tt_compiler_carries_interpreted_pcc(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    report = b.op_by_op(device="tt", progress=False)
+    assert report.compile_only and report.ok
+    assert report.rows and all(r.pcc_from and "interpreter" in r.pcc_from for r in report.rows)
+    assert all(r.pcc is not None and r.pcc >= 0.999 and r.note is None for r in report.rows)
+    assert f"{len(report.rows)} interpreted, 0 differ" in report.summary()
+    assert "not the chip" in report.summary()
+
+
+def test_gelu_that_lost_its_approximation_is_a_semantic_finding(zoo_bringup):
+    b = zoo_bringup("gpt2_small", "export", "args", tt=True)
+    found = b.findings.of("semantic")
+    assert found, b.findings.counts()
+    f = found[0]
+    assert f.op == "ttnn.gelu" and f.stage == "ttnn" and f.location.short.startswith("activations.py")
+    assert f.details["used"].startswith("erf") and f.details["matches"] == "tanh approximation"
+    errors = f.details["readings"]
+    assert errors[f.details["used"]] > 1e-5 > errors["tanh approximation"]
+    assert "documented" in f.message
+    assert not zoo_bringup("mlp", "export", "args", tt=True).findings.of("semantic")  # exact gelu: nothing
+
+
+def test_stage_comparison_views_escape_and_overlay(zoo_bringup):
+    from ttbench.render.model_explorer import overlays
+
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    cmp = b.compare_stages("ttir", "ttnn")
+    page = cmp._repr_html_()
+    assert "ttnn.matmul" in page and "<script" not in page and "◀ first divergence" not in page
+    assert "no op diverges" in page
+    data = overlays(b, "ttnn", cmp)["pcc vs ttir"]["ttnn"]["results"]
+    assert set(data) == {str(m.op.index) for m in cmp.rows}
+    assert all(0.999 <= v["value"] <= 1.0 for v in data.values())
+    assert cmp.plot() is not None
