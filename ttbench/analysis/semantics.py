@@ -59,8 +59,7 @@ def _line_value(op: Op, fx_ops: list, values: dict, numel: int):
 
 
 def analyze_semantics(b) -> tuple:
-    from ..tt.interp import READINGS, InterpreterBug, Unsupported, interpret
-    from ..tt.program import ProgramError, parse_program
+    from ..tt.interp import READINGS, NotInterpreted, interpret_text
 
     ttnn = b.stages.get("ttnn")
     fx = b.stages.get("fx")
@@ -72,9 +71,9 @@ def analyze_semantics(b) -> tuple:
     lines = {(op.location.file, op.location.line) for op in ttnn.ops if op.name in READINGS and op.location}
     needed = {f.attrs.get("node") for f in fx.ops if f.location and (f.location.file, f.location.line) in lines}
     try:
-        run = interpret(parse_program("ttnn", ttnn.full_text()), list(b.argument_values), record=True)
+        run = interpret_text("ttnn", ttnn.full_text(), list(b.argument_values), record=True)
         values = fx_node_values(b.fx_graph, b.argument_values, needed)
-    except (Unsupported, InterpreterBug, ProgramError, ContainedFailure):
+    except (NotInterpreted, ContainedFailure):
         return [], {}  # the run says why (b.run("ttnn", device="cpu")); no semantic claim without values
     findings = []
     for index, inputs in run.inputs.items():

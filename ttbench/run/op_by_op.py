@@ -124,19 +124,14 @@ class TTExecutor:
 
 def interpret_ttnn_file(path: str, inputs: list) -> tuple:
     """(output arrays or None, why not) of the TTNN program in `path` run by ttbench's interpreter on `inputs`."""
-    from ..core import REPORT_BUGS
-    from ..tt.interp import InterpreterBug, Unsupported, interpret
-    from ..tt.program import ProgramError, parse_program
-    from .golden import from_numpy
+    from ..tt.interp import NotInterpreted, interpret_text
 
     with open(path) as f:
         text = f.read()
     try:
-        run = interpret(parse_program("ttnn", text), [from_numpy(x) for x in inputs])
-    except Unsupported as exc:
+        run = interpret_text("ttnn", text, [from_numpy(x) for x in inputs])
+    except NotInterpreted as exc:
         return None, f"not interpreted: {exc}"
-    except (InterpreterBug, ProgramError) as exc:
-        return None, f"not interpreted: internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
     return [to_numpy(t) for t in run.outputs], None
 
 

@@ -48,18 +48,14 @@ def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -
 
 
 def _interpreted(b, stage: str, precision: str) -> StageValues:
-    from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
-    from ..tt.program import ProgramError, parse_program
+    from ..tt.interp import PRODUCER, NotInterpreted, interpret_text
     from .whole import interpreter_device
 
     s = b.stages[stage]
     try:
-        program = parse_program(stage, s.full_text())
-        run = interpret(program, list(b.argument_values), precision=precision, record=True)
-    except Unsupported as exc:
+        run = interpret_text(stage, s.full_text(), list(b.argument_values), precision=precision, record=True)
+    except NotInterpreted as exc:
         raise NotRun(str(exc)) from exc
-    except (InterpreterBug, ProgramError) as exc:
-        raise NotRun(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
     ops = [s.ops[i] for i in run.values]  # recorded in execution order
     values = {id(s.ops[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
     return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values)

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from ..children import ContainedFailure
-from ..core import REPORT_BUGS, BadInput
+from ..core import BadInput
 from ..ir.text import inline_resources, legalize_for_tt
 from .client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
@@ -173,10 +173,7 @@ def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunRes
 
 def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -> RunResult:
     """The stage's own program, executed op by op by ttbench's interpreter on the CPU."""
-    import time
-
-    from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
-    from ..tt.program import ProgramError, parse_program
+    from ..tt.interp import PRODUCER, NotInterpreted, interpret_text
 
     result = RunResult(model=b.model_name, stage=stage, device=interpreter_device(stage), executed=False, ok=False,
                        message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=PRODUCER, precision=precision)
@@ -185,20 +182,12 @@ def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -
         result.message = f"not run: {stage} did not compile: {s.error}"
         return result
     try:
-        t0 = time.perf_counter()
-        program = parse_program(stage, s.full_text())
-        result.compile_seconds = time.perf_counter() - t0
-        run = interpret(program, list(b.argument_values), precision=precision)
-    except Unsupported as exc:
+        run = interpret_text(stage, s.full_text(), list(b.argument_values), precision=precision)
+    except NotInterpreted as exc:
         result.message = f"not run: {exc}"
-        return result
-    except (InterpreterBug, ProgramError) as exc:
-        result.message = f"not run: internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
         return result
     result.run_seconds = run.seconds
     return _compare_with_golden(b, result, [to_numpy(t) for t in run.outputs], expected)
-
-
 
 
 def _run_fx(b) -> list:

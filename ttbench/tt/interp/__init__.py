@@ -5,8 +5,8 @@ recorded per op); handlers.py holds one handler per op kind. `HANDLERS` is the r
 """
 from . import handlers  # noqa: F401  (registers every handler)
 from .handlers import READINGS
-from .engine import (HANDLERS, PRECISIONS, PRODUCER, Interpretation, InterpreterBug, Unsupported, interpret,
-                     unsupported_reason)
+from .engine import (HANDLERS, PRECISIONS, PRODUCER, Interpretation, InterpreterBug, NotInterpreted, Unsupported,
+                     interpret, interpret_text, unsupported_reason)
 
 
 def known_ops() -> dict:
@@ -14,5 +14,5 @@ def known_ops() -> dict:
     return {name: HANDLERS[name].reference for name in sorted(HANDLERS)}
 
 
-__all__ = ["interpret", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
+__all__ = ["interpret", "interpret_text", "NotInterpreted", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
            "known_ops", "unsupported_reason", "READINGS"]

@@ -195,3 +195,27 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
     with torch.no_grad():
         outputs = ctx.call(main, inputs)
     return Interpretation(outputs=outputs, values=ctx.values, inputs=ctx.inputs, seconds=time.perf_counter() - t0)
+
+
+class NotInterpreted(Exception):
+    """Why a program's values could not be had: what the interpreter does not know, or (internal=True) ttbench's
+    own failure, said as such. Never a PCC."""
+
+    def __init__(self, message: str, internal: bool = False):
+        super().__init__(message)
+        self.internal = internal
+
+
+def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir",
+                   record: bool = False) -> Interpretation:
+    """The TTIR/TTNN `text` parsed and interpreted on `arguments`; NotInterpreted says why not."""
+    from ...core import REPORT_BUGS
+    from ..program import ProgramError, parse_program
+
+    try:
+        return interpret(parse_program(stage, text), arguments, precision=precision, record=record)
+    except Unsupported as exc:
+        raise NotInterpreted(str(exc)) from exc
+    except (InterpreterBug, ProgramError) as exc:
+        raise NotInterpreted(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})", internal=True) \
+            from exc
