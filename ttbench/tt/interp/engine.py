@@ -44,6 +44,15 @@ class Unsupported(Exception):
         self.op = op
 
 
+@dataclass
+class InPlace:
+    """What a handler of an in-place op returns (a KV-cache update): operand position -> its new value. The engine
+    rebinds that operand's name, so later uses and the function's returns see the update, and the caller's own
+    tensors are never written."""
+
+    updates: dict
+
+
 class InterpreterBug(Exception):
     """A handler failed or produced a result that contradicts the IR's own type: ttbench's bug (or a reading of the
     op's semantics that is wrong), never the compiler's; named with the op and its line."""
@@ -121,6 +130,9 @@ class Context:
                     raise InterpreterBug(f"{op.name} #{op.op.index} uses {name} before it is defined")
                 args.append(env[name])
             results = self.execute(op, args)
+            if isinstance(results, InPlace):
+                env.update({op.operands[i]: value for i, value in results.updates.items()})
+                continue
             env.update(zip(op.results, results))
         missing = [r for r in fn.returns if r not in env]
         if missing:
@@ -138,6 +150,12 @@ class Context:
         except Exception as exc:
             raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'}: {type(exc).__name__}: "
                                  f"{str(exc)[:300]}") from exc
+        if isinstance(out, InPlace):
+            if op.results:
+                raise InterpreterBug(f"{op.name} #{op.op.index} updates in place but the IR gives it results")
+            if self.record:
+                self.values[op.op.index] = list(out.updates.values())
+            return out
         out = list(out) if isinstance(out, (list, tuple)) else [out]
         if len(out) != len(op.results):
             raise InterpreterBug(f"{op.name} #{op.op.index} gave {len(out)} results, the IR defines "

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from ...ir.attributes import Dense, Opaque, plain
-from .engine import InterpreterBug, Unsupported, handles, torch_dtype
+from .engine import InPlace, InterpreterBug, Unsupported, handles, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
 
@@ -294,6 +294,12 @@ def _repeat(ctx, op, args):
     return args[0].repeat(_shape_attr(op, "repeat_dims"))
 
 
+@handles("ttnn.repeat_interleave", "ttir.repeat_interleave", attributes=("repeats", "dim"),
+         reference="ttnn.repeat_interleave(x, repeats, dim): each slice along dim repeated `repeats` times in place")
+def _repeat_interleave(ctx, op, args):
+    return torch.repeat_interleave(args[0], _attr(op, "repeats"), dim=_attr(op, "dim"))
+
+
 @handles("ttir.concat", "ttnn.concat", attributes=("dim",), reference="concatenate along dim")
 def _concat(ctx, op, args):
     return torch.cat([a.to(_result_dtype(op)) for a in args], dim=_attr(op, "dim"))
@@ -403,6 +409,82 @@ for _name, _fn in REDUCTIONS.items():
 def _softmax(ctx, op, args):
     x = args[0]
     return torch.softmax(x.float() if x.dtype == torch.bfloat16 else x, dim=_attr(op, "dimension")).to(x.dtype)
+
+
+def _segments(op, args, names):
+    """Operands by name from `operandSegmentSizes` (optional operands absent: None)."""
+    sizes = _attr(op, "operandSegmentSizes") or [1] * len(args)
+    out, at = {}, 0
+    for name, size in zip(names, sizes):
+        if size > 1:
+            raise Unsupported(op.op, f"{size} operands for {name}")
+        out[name] = args[at] if size else None
+        at += size
+    return out
+
+
+@handles("ttnn.rms_norm", "ttir.rms_norm", attributes=("epsilon", "operandSegmentSizes", "normalized_shape"),
+         reference="ttnn.rms_norm(x, weight, bias, epsilon): x / sqrt(mean(x^2 over the last dim) + epsilon), "
+                   "times weight, plus bias")
+def _rms_norm(ctx, op, args):
+    if op.attributes.get("normalized_shape") is not None and len(_attr(op, "normalized_shape")) != 1:
+        raise Unsupported(op.op, f"rms_norm over {_attr(op, 'normalized_shape')}")
+    parts = _segments(op, args, ("input", "weight", "bias"))
+    x = parts["input"]
+    compute = torch.float32 if x.dtype == torch.bfloat16 else x.dtype
+    xc = x.to(compute)
+    out = xc * torch.rsqrt(xc.pow(2).mean(-1, keepdim=True) + _attr(op, "epsilon"))
+    if parts["weight"] is not None:
+        out = out * parts["weight"]
+    if parts["bias"] is not None:
+        out = out + parts["bias"]
+    return out
+
+
+@handles("ttnn.layer_norm", "ttir.layer_norm", attributes=("epsilon", "operandSegmentSizes", "normalized_shape"),
+         reference="ttnn.layer_norm(x, weight, bias, epsilon) over the last dimension")
+def _layer_norm(ctx, op, args):
+    if op.attributes.get("normalized_shape") is not None and len(_attr(op, "normalized_shape")) != 1:
+        raise Unsupported(op.op, f"layer_norm over {_attr(op, 'normalized_shape')}")
+    parts = _segments(op, args, ("input", "weight", "bias"))
+    x = parts["input"]
+    return F.layer_norm(x.float() if x.dtype == torch.bfloat16 else x, x.shape[-1:], parts["weight"], parts["bias"],
+                        _attr(op, "epsilon"))
+
+
+# --- in-place cache updates ----------------------------------------------------------------------------------
+
+@handles("ttir.update_cache", attributes=("batch_offset",),
+         reference="tt-mlir update_cache(cache [B, H, S, D], input [B, H, 1, D], update_index [1]): writes the "
+                   "input's token at position update_index of every batch and head (in place)")
+def _update_cache(ctx, op, args):
+    cache, update, index = args
+    if _attr(op, "batch_offset", 0) != 0:
+        raise Unsupported(op.op, f"update_cache batch_offset = {_attr(op, 'batch_offset')}")
+    position = int(index.reshape(-1)[0])
+    if not 0 <= position < cache.shape[2] or update.shape[2] != 1:
+        raise InterpreterBug(f"update_cache #{op.op.index}: position {position} of a cache of {cache.shape[2]}")
+    updated = cache.clone()
+    updated[:, :, position, :] = update[:, :, 0, :]
+    return InPlace({0: updated})
+
+
+@handles("ttnn.paged_update_cache", attributes=("share_cache",),
+         reference="ttnn.experimental.paged_update_cache(cache [B, H, S, D], input [1, B, H, D], update_idxs [B]) "
+                   "without a page table: batch b's token written at position update_idxs[b] (in place)")
+def _paged_update_cache(ctx, op, args):
+    if _attr(op, "share_cache", False):
+        raise Unsupported(op.op, "paged_update_cache share_cache = true")
+    if len(args) != 3:
+        raise Unsupported(op.op, f"paged_update_cache with {len(args)} operands (a page table)")
+    cache, update, indices = args
+    updated = cache.clone()
+    for b, position in enumerate(indices.reshape(-1).tolist()):
+        if not 0 <= position < cache.shape[2]:
+            raise InterpreterBug(f"paged_update_cache #{op.op.index}: position {position} of a cache of "
+                                 f"{cache.shape[2]}")
+        updated[b, :, position, :] = update[0, b, :, :]
+    return InPlace({0: updated})
 
 
 # --- matrix products -----------------------------------------------------------------------------------------
