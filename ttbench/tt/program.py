@@ -69,6 +69,7 @@ class Program:
     stage: str  # "ttir" or "ttnn"
     functions: dict  # name -> Function, in printed order
     resources: dict = field(default_factory=dict)  # dense_resource key -> hex of its bytes (the module's trailer)
+    cache: dict = field(default_factory=dict, repr=False)  # what an executor derives once per program (its plan)
 
     @property
     def main(self) -> Function:

@@ -60,7 +60,8 @@ class InterpreterBug(Exception):
 
 @dataclass(frozen=True)
 class Handler:
-    fn: Callable  # (ctx, op, inputs) -> list of tensors (one per tensor result)
+    fn: Callable  # (ctx, op, inputs) -> list of tensors (one per tensor result); fn.prepare(op), when present,
+    # returns a function of the same form specialised to that op's attributes (made once per program)
     attributes: frozenset  # the attributes it honours (besides DEVICE_ONLY_ATTRIBUTES)
     reference: str  # the documented semantics it follows
 
@@ -123,13 +124,15 @@ class Context:
 
     def call(self, fn: Function, inputs: list) -> list:
         env = dict(zip(fn.arguments, inputs))
-        for op in fn.ops:
-            args = []
-            for name in op.operands:
-                if name not in env:
-                    raise InterpreterBug(f"{op.name} #{op.op.index} uses {name} before it is defined")
-                args.append(env[name])
-            results = self.execute(op, args)
+        for step in self.plan[fn.name]:
+            op = step.op
+            try:
+                args = [env[name] for name in op.operands]
+            except KeyError as exc:
+                raise InterpreterBug(f"{op.name} #{op.op.index} uses {exc.args[0]} before it is defined") from None
+            if step.no_value:  # bookkeeping (deallocate): nothing to compute or bind
+                continue
+            results = self.execute(step, args)
             if isinstance(results, InPlace):
                 env.update({op.operands[i]: value for i, value in results.updates.items()})
                 continue
@@ -139,12 +142,10 @@ class Context:
             raise InterpreterBug(f"@{fn.name} returns {', '.join(missing)}, which no op defined")
         return [env[r] for r in fn.returns]
 
-    def execute(self, op: ProgramOp, args: list) -> list:
-        reason = unsupported_reason(op)
-        if reason:
-            raise Unsupported(op.op, reason)
+    def execute(self, step: "Step", args: list) -> list:
+        op = step.op
         try:
-            out = HANDLERS[op.name].fn(self, op, args)
+            out = step.fn(self, op, args)
         except (Unsupported, InterpreterBug):
             raise
         except Exception as exc:
@@ -160,30 +161,67 @@ class Context:
         if len(out) != len(op.results):
             raise InterpreterBug(f"{op.name} #{op.op.index} gave {len(out)} results, the IR defines "
                                  f"{len(op.results)}")
-        typed = [self._as_typed(op, value, t) for value, t in zip(out, op.result_types)]
+        typed = [self._as_typed(op, value, t, dtype) for value, t, dtype in zip(out, op.result_types, step.dtypes)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
             self.values[op.op.index] = typed
             if op.name in self.readings:
                 self.inputs[op.op.index] = args
         return typed
 
-    def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType]):
+    def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType], dtype):
         """The result in the IR's element type and shape: a shape that disagrees is a misread op, said loudly."""
         if t is None:
             return value
         if not isinstance(value, torch.Tensor):
             raise InterpreterBug(f"{op.name} #{op.op.index} gave no tensor for a {t} result")
-        try:
-            dtype = torch_dtype(t)
-        except KeyError:
-            raise Unsupported(op.op, f"element type {t.element}") from None
-        if tuple(value.shape) != t.shape:
+        if value.shape != t.shape:
             raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'} computed shape "
                                  f"{tuple(value.shape)}, the IR says {t}")
-        value = value.to(dtype)
+        if value.dtype != dtype:
+            value = value.to(dtype)
         if self.precision == "bf16" and dtype.is_floating_point and dtype != torch.bfloat16:
             value = value.to(torch.bfloat16).to(dtype)
         return value
+
+
+@dataclass(frozen=True)
+class Step:
+    """One op as the engine runs it: its handler and result dtypes resolved once per program."""
+
+    op: ProgramOp
+    fn: Callable
+    dtypes: tuple  # torch dtype per result (None for a non-tensor result)
+    no_value: bool  # a bookkeeping op with neither results nor effect (ttnn.deallocate)
+
+
+NO_VALUE_OPS = frozenset({"ttnn.deallocate"})
+
+
+def _plan(program: Program) -> dict:
+    """function name -> its Steps; refuses (Unsupported) what the interpreter does not know, before anything
+    runs: a half-run program says nothing. Made once per Program."""
+    plan = program.cache.get("interp.plan")
+    if plan is not None:
+        return plan
+    plan = {}
+    for fn in program.functions.values():
+        steps = []
+        for op in fn.ops:
+            reason = unsupported_reason(op)
+            if reason:
+                raise Unsupported(op.op, reason)
+            dtypes = []
+            for t in op.result_types:
+                try:
+                    dtypes.append(torch_dtype(t))
+                except KeyError:
+                    raise Unsupported(op.op, f"element type {t.element}") from None
+            handler = HANDLERS[op.name].fn
+            prepare = getattr(handler, "prepare", None)  # a handler may read its attributes once, here
+            steps.append(Step(op, prepare(op) if prepare else handler, tuple(dtypes), op.name in NO_VALUE_OPS))
+        plan[fn.name] = steps
+    program.cache["interp.plan"] = plan
+    return plan
 
 
 def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False) -> Interpretation:
@@ -196,10 +234,7 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
 
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-    for op in program.ops():  # refuse up front: a half-run program says nothing
-        reason = unsupported_reason(op)
-        if reason:
-            raise Unsupported(op.op, reason)
+    plan = _plan(program)
     main = program.main
     if len(arguments) != len(main.arguments):
         raise InterpreterBug(f"@{main.name} takes {len(main.arguments)} arguments, {len(arguments)} were given")
@@ -209,6 +244,7 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
             raise InterpreterBug(f"argument {i} of @{main.name} is {tuple(value.shape)}, the IR says {t}")
         inputs.append(value.to(torch_dtype(t)) if t is not None else value)
     ctx = Context(program, precision, record)
+    ctx.plan = plan
     t0 = time.perf_counter()
     with torch.no_grad():
         outputs = ctx.call(main, inputs)

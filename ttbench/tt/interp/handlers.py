@@ -121,6 +121,16 @@ def _binary(fn):
         a = _apply_activations(op, "input_tensor_a_activations", args[0])
         b = _apply_activations(op, "input_tensor_b_activations", args[1])
         return _apply_activations(op, "activations", fn(a, b))
+
+    def prepare(op):
+        """Without fused activations (most ops) the op is the bare function: no attribute read per run."""
+        if any(op.attributes.get(key) for key in _ACTIVATION_ATTRS):
+            for key in _ACTIVATION_ATTRS:  # an unknown activation refuses before anything runs
+                _apply_activations(op, key, torch.zeros(1))
+            return run
+        return lambda ctx, op, args: fn(args[0], args[1])
+
+    run.prepare = prepare
     return run
 
 
@@ -277,10 +287,26 @@ def _reshape(ctx, op, args):
     return args[0].reshape(_shape_attr(op, "shape"))
 
 
+def _prepare_reshape(op):
+    shape = _shape_attr(op, "shape")
+    return lambda ctx, op, args: args[0].reshape(shape)
+
+
+_reshape.prepare = _prepare_reshape
+
+
 @handles("ttir.permute", "ttnn.permute", attributes=("permutation", "pad_value"),
          reference="permute dimensions: result dim i is input dim permutation[i]")
 def _permute(ctx, op, args):
-    return args[0].permute(_attr(op, "permutation")).contiguous()
+    return args[0].permute(_attr(op, "permutation"))
+
+
+def _prepare_permute(op):
+    permutation = _attr(op, "permutation")
+    return lambda ctx, op, args: args[0].permute(permutation)
+
+
+_permute.prepare = _prepare_permute
 
 
 @handles("ttir.broadcast", attributes=("broadcast_dimensions",),
