@@ -173,26 +173,34 @@ def _alignments(ref: np.ndarray, shape: tuple):
                 yield "flattened NHWC -> NCHW", ref.reshape(n2, h2, w2, c2).transpose(0, 3, 1, 2)
 
 
-def _compare_value(value: np.ndarray, ref: np.ndarray):
-    """(pcc, max abs error, layout, allclose) of the best alignment of ref to value, or None when none fits."""
+_PERFECT = 1.0 - 1e-9  # a match no other candidate can beat: the search stops there
+
+
+def _compare_value(v64: np.ndarray, ref: np.ndarray):
+    """(pcc, max abs error, layout, allclose) of the best alignment of ref to the value `v64` (float64), or None
+    when none fits."""
     best = None
-    v64 = np.asarray(value, dtype=np.float64)
-    for label, aligned in _alignments(np.asarray(ref), tuple(value.shape)):
+    for label, aligned in _alignments(np.asarray(ref), tuple(v64.shape)):
         a64 = np.asarray(aligned, dtype=np.float64)
-        finite = np.isfinite(v64) & np.isfinite(a64)
-        if finite.all():
+        if np.array_equal(v64, a64):  # bit-equal (the common case between TTIR and TTNN): nothing to measure
+            return 1.0, 0.0, label, True
+        if np.isfinite(a64).all() and np.isfinite(v64).all():  # the common case, in few passes
+            diff = np.abs(v64 - a64)
+            max_abs = float(diff.max()) if diff.size else 0.0
             p = pearson(v64, a64)
+            # PCC means nothing on a near-constant tensor (a mask, a variance of equal rows): values this close
+            # are the same value whatever PCC says (numpy's allclose, rtol 1e-4, atol 1e-6).
+            close = bool((diff <= 1e-6 + 1e-4 * np.abs(a64)).all())
         else:  # masks (-inf) and NaNs: the same non-finite values at the same places, then PCC of the rest
+            finite = np.isfinite(v64) & np.isfinite(a64)
             same_rest = np.array_equal(np.nan_to_num(v64[~finite]), np.nan_to_num(a64[~finite])) and \
                 np.array_equal(np.isnan(v64[~finite]), np.isnan(a64[~finite]))
             p = pearson(v64[finite], a64[finite]) if same_rest else 0.0
-        with np.errstate(invalid="ignore"):
-            diff = np.abs(v64 - a64)
-        same = (v64 == a64) | (np.isnan(v64) & np.isnan(a64))
-        max_abs = float(np.where(same, 0.0, diff).max()) if diff.size else 0.0
-        # PCC means nothing on a near-constant tensor (a mask, a variance of equal rows): values this close
-        # are the same value whatever PCC says.
-        close = bool(np.allclose(v64, a64, rtol=1e-4, atol=1e-6, equal_nan=True))
+            with np.errstate(invalid="ignore"):
+                diff = np.abs(v64 - a64)
+            same = (v64 == a64) | (np.isnan(v64) & np.isnan(a64))
+            max_abs = float(np.where(same, 0.0, diff).max()) if diff.size else 0.0
+            close = bool(np.allclose(v64, a64, rtol=1e-4, atol=1e-6, equal_nan=True))
         if best is None or (close, p) > (best[3], best[0]):
             best = (p, max_abs, label, close)
     return best
@@ -202,16 +210,21 @@ def _closest(value: np.ndarray, candidates, ref, kinds=None):
     """(pcc, max abs error, layout, close), the candidate op whose value is closest to `value` among those of one of
     `kinds` (any kind when None), and how many candidates fit its shape; (None, None, 0) when none does."""
     best, best_ref, fitting = None, None, 0
+    v64 = np.asarray(value, dtype=np.float64)
     for candidate in candidates:
         if kinds is not None and not (_kinds(candidate) & kinds):
             continue
         for ref_value in ref.values[id(candidate)]:
-            found = _compare_value(value, ref_value)
+            if ref_value.size != v64.size:
+                continue
+            found = _compare_value(v64, ref_value)
             if found is None:
                 continue
             fitting += 1
             if best is None or (found[3], found[0]) > (best[3], best[0]):
                 best, best_ref = found, candidate
+                if best[3] and best[0] >= _PERFECT:  # agreeing: the fitting count no longer matters
+                    return best, best_ref, fitting
     return best, best_ref, fitting
 
 
