@@ -317,3 +317,41 @@ def test_tiny_llama_with_real_weights_runs_ttir_and_ttnn(variant):
             assert not np.allclose(written, cache_in)  # the new token's slot changed ...
             assert np.allclose(written, r.golden_arrays[0][:, :, position], atol=1e-4)  # ... to what eager wrote
     assert all(torch.equal(a, b_) for a, b_ in zip(before, b.argument_values))
+
+
+def test_cli_runs_the_interpreted_ttnn_and_compares_stages(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "mlp"
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "bringup", "mlp", "--run", "cpu", "--stage", "ttnn",
+                        "--compare", "stablehlo,ttnn", "--out", str(out)], capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr
+    assert "run: ttnn on cpu · TTNN semantics: ok" in r.stdout and "no op diverges" in r.stdout
+    run = json.loads((out / "run.json").read_text())
+    assert run["device"] == "cpu · TTNN semantics" and "interpreter" in run["produced_by"] and run["pcc"] > 0.999
+    compared = json.loads((out / "stage_compare.json").read_text())
+    assert compared["ok"] and compared["first_divergence"] is None and len(compared["ops"]) > 10
+    for bad, says in [(["--stage", "ttnn"], "--stage picks the stage --run runs"),
+                      (["--compare", "ttnn,stablehlo"], "--compare takes EARLIER,LATER"),
+                      (["--run", "cpu", "--stage", "ttnn", "--no-tt"], "need the Tenstorrent stages")]:
+        r = subprocess.run([sys.executable, "-m", "ttbench.cli", "bringup", "mlp", *bad], capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_meta_weight_bringup_is_refused_never_given_a_pcc():
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = LlamaConfig(**TINY_LLAMA)
+    cfg.use_cache = False
+    with torch.device("meta"):
+        model = LlamaForCausalLM(cfg).eval()
+    b = tb.bringup(model, (torch.randint(0, 256, (1, 8)),), progress=False)
+    assert b.stages["ttnn"].ok, b.table()
+    for call in (lambda: b.run("ttnn", device="cpu"), lambda: b.compare_stages("stablehlo", "ttnn")):
+        with pytest.raises(tb.BadInput, match="needs weight values"):
+            call()
+    assert not b.findings.of("semantic")

@@ -3,7 +3,8 @@
     ttbench models
     ttbench bringup NAME|PATH.onnx [--frontend F] [--params P] [--out DIR] [--no-tt]
                     [--input-shape AxB ... | --inputs FILE.npz|DIR] [--dim NAME=VALUE ...]
-                    [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--op-by-op [--chained]] [--save-outputs F]]
+                    [--hoist MIN_NUMEL[:args|globals]] [--run cpu|cuda|tt [--stage S] [--op-by-op [--chained]]
+                    [--save-outputs F]] [--compare EARLIER,LATER]
                     [--weights random|meta] [--weights-file F.safetensors]
     ttbench diff DIR_A DIR_B [--stage S] [--html OUT] [--unified]
     ttbench sweep [--models a,b] [--frontends export,dynamo,onnx] [--out DIR] [--jobs N] [--no-tt] [--no-run] [--ops]
@@ -197,12 +198,31 @@ def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=No
     return model, inputs, frontend or "export", target
 
 
+def _parse_compare(text: str) -> tuple:
+    from .run.stage_values import VALUE_STAGES
+
+    parts = text.split(",")
+    if len(parts) != 2 or any(p not in VALUE_STAGES for p in parts) or \
+            VALUE_STAGES.index(parts[0]) >= VALUE_STAGES.index(parts[1]):
+        raise BadInput(f"--compare takes EARLIER,LATER among {', '.join(VALUE_STAGES)} (e.g. stablehlo,ttnn), "
+                       f"not {text!r}")
+    return tuple(parts)
+
+
 def cmd_bringup(args) -> int:
     from .core import FRONTEND_STAGES
     from .pipeline import bringup
 
     if (args.op_by_op or args.chained) and not args.run:
         raise BadInput("--op-by-op and --chained need --run DEVICE")
+    if args.stage and not args.run:
+        raise BadInput("--stage picks the stage --run runs: give --run DEVICE too")
+    if args.stage in ("ttir", "ttnn") and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
+        raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
+                       f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
+    compare = _parse_compare(args.compare) if args.compare else None
+    if (args.stage in ("ttir", "ttnn") or compare) and args.no_tt:
+        raise BadInput("--stage ttir/ttnn and --compare need the Tenstorrent stages: leave out --no-tt")
     if args.chained and args.run == "tt":
         from .run.devices import device
 
@@ -264,7 +284,7 @@ def cmd_bringup(args) -> int:
         print(f"tt: {tt.meta['target']}{extra}")
     extra, compared_ok, op_report = {}, True, None
     if args.run:
-        stage = "ttnn" if args.run == "tt" else "stablehlo"
+        stage = args.stage or ("ttnn" if args.run == "tt" else "stablehlo")
         result = b.run(stage, device=args.run, weights=args.weights_file)
         against = f" (against {result.golden})" if result.golden else ""
         print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}"
@@ -283,6 +303,12 @@ def cmd_bringup(args) -> int:
                 print(f"  #{row.index} {row.op} ({', '.join(row.locations[:2])}): {row.error}")
             extra["op_by_op.json"] = report.to_json() + "\n"
             compared_ok = compared_ok and report.ok
+    if compare:
+        comparison = b.compare_stages(*compare, weights=args.weights_file)
+        print(comparison.summary())
+        extra["stage_compare.json"] = comparison.to_json() + "\n"
+        compared_ok = compared_ok and comparison.ok
+        op_report = op_report or comparison  # the explorer overlays it on the later stage
     if args.explorer:
         from .render.model_explorer import explorer_files
 
@@ -467,6 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="dynamo frontend: rewrite in-place ops out of place before the import")
     p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),
                    help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
+    p.add_argument("--stage", choices=("fx", "stablehlo", "ttir", "ttnn"),
+                   help="with --run: the stage to run (default stablehlo; ttnn for tt); ttir/ttnn on cpu execute "
+                        "the compiler's own program in ttbench's interpreter (not the chip)")
+    p.add_argument("--compare", metavar="EARLIER,LATER",
+                   help="per-op numerics between two stages among torchfx, stablehlo, ttir, ttnn (e.g. "
+                        "stablehlo,ttnn): the first op that diverges; writes stage_compare.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
     p.add_argument("--explorer", action="store_true",
                    help="with --out: also write each stage as a Model Explorer graph with ttbench's overlays "
