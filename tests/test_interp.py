@@ -31,6 +31,11 @@ def test_zoo_ttir_and_ttnn_programs_match_pytorch(zoo_bringup, model):
         assert "interpreter" in r.produced_by and "not the chip" in r.produced_by
         assert r.pcc >= 0.999, r
         assert r.golden == "torch eager" or "eager" in r.golden
+    # Per op, nothing the compiler emitted diverges from StableHLO: every fusion (conv + batch norm, add + relu,
+    # fused k/v projections) is matched or listed unmatched, never called a divergence.
+    cmp = b.compare_stages("stablehlo", "ttnn")
+    assert cmp.not_run is None and cmp.first_divergence is None, cmp.summary()
+    assert len(cmp.rows) > len(cmp.unmatched)
 
 
 def _edited(b, stage, edit):

@@ -3,7 +3,9 @@
 Both stages run once with every op's value recorded (stage_values.py). Each op of the later stage that computes
 something is matched with the ops of the earlier stage from the same source line and module path whose value has
 its shape — or the same elements in another layout: reshaped, or NCHW against TTNN's flattened NHWC
-`[1, 1, N*H*W, C]` — and compared with the closest of them (PCC, max abs error). Ops with no such counterpart are
+`[1, 1, N*H*W, C]` — and compared with the closest of them (PCC, max abs error). A TTNN op with fused output
+activations is compared by its value before them (the activation may come from another line: a residual add and the
+relu after it). Ops with no such counterpart are
 listed as unmatched, never guessed. The first op in execution order whose PCC falls below `min_pcc` is the first
 divergence, with its source line.
 """
@@ -275,12 +277,13 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
         kinds = None if movement else _kinds(op)
         best, best_ref, fitting = _closest(value, by_module.get(key, ()), ref, kinds)
         if best is None or not _agrees(best, min_pcc):
-            # A fused op holds a value of the next module at the same line (an add with a fused relu): the line
-            # decides then, and the label says so.
-            wider, wider_ref, wider_fitting = _closest(value, by_line.get(key[:2], ()), ref, kinds)
-            if wider is not None and (best is None or (wider[3], wider[0]) > (best[3], best[0])):
-                best, best_ref = (wider[0], wider[1], wider[2] + ", same line, other module", wider[3]), wider_ref
-                fitting = wider_fitting
+            # A fusion: the op holds the value of another op of its line, of any kind or module (a conv with its
+            # batch norm folded in, a matmul with its bias). Agreeing with one of them is no divergence.
+            fused, fused_ref, _ = _closest(value, by_line.get(key[:2], ()), ref)
+            if fused is not None and _agrees(fused, min_pcc):
+                label = f"{fused[2]}; fused: holds the value of {fused_ref.name}" + \
+                    (f" of module {fused_ref.module}" if fused_ref.module != op.module else "")
+                best, best_ref, fitting = (fused[0], fused[1], label, fused[3]), fused_ref, 1
         if best is not None and not _agrees(best, min_pcc) and fitting > 1:
             # Several ops of its kind and shape at this line, none with its value: a rewrite's intermediate
             # (a decomposed layer norm's products) as likely as a divergence, so it is not called either.

@@ -94,7 +94,8 @@ def unsupported_reason(op: ProgramOp) -> Optional[str]:
 @dataclass
 class Interpretation:
     outputs: list  # main's results, torch tensors in the IR's element types
-    values: dict = field(default_factory=dict)  # op index -> its results (tensors), when recorded
+    values: dict = field(default_factory=dict)  # op index -> its results (tensors), when recorded; an op with
+    # fused output activations is recorded before them (the value its own source line computes)
     inputs: dict = field(default_factory=dict)  # op index -> its operands, recorded for ops with READINGS
     seconds: float = 0.0
 
@@ -120,6 +121,7 @@ class Context:
         self.record = record
         self.values: dict = {}
         self.inputs: dict = {}
+        self.before_activation: dict = {}  # op index -> its value before fused output activations (recorded)
         self.const_eval_cache: dict = {}
 
     def call(self, fn: Function, inputs: list) -> list:
@@ -163,7 +165,9 @@ class Context:
                                  f"{len(op.results)}")
         typed = [self._as_typed(op, value, t, dtype) for value, t, dtype in zip(out, op.result_types, step.dtypes)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
-            self.values[op.op.index] = typed
+            raw = self.before_activation.pop(op.op.index, None)
+            self.values[op.op.index] = typed if raw is None else [self._as_typed(op, raw, op.result_types[0],
+                                                                                 step.dtypes[0])]
             if op.name in self.readings:
                 self.inputs[op.op.index] = args
         return typed

@@ -120,7 +120,12 @@ def _binary(fn):
     def run(ctx, op, args):
         a = _apply_activations(op, "input_tensor_a_activations", args[0])
         b = _apply_activations(op, "input_tensor_b_activations", args[1])
-        return _apply_activations(op, "activations", fn(a, b))
+        value = fn(a, b)
+        if ctx.record and op.attributes.get("activations"):
+            # recorded before the fused activation: that is the value its own source line computes (the
+            # activation's line may be another: resnet's residual add and the relu after it)
+            ctx.before_activation[op.op.index] = value
+        return _apply_activations(op, "activations", value)
 
     def prepare(op):
         """Without fused activations (most ops) the op is the bare function: no attribute read per run."""
