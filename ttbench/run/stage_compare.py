@@ -3,11 +3,11 @@
 Both stages run once with every op's value recorded (stage_values.py). Each op of the later stage that computes
 something is matched with the ops of the earlier stage from the same source line and module path whose value has
 its shape — or the same elements in another layout: reshaped, or NCHW against TTNN's flattened NHWC
-`[1, 1, N*H*W, C]` — and compared with the closest of them (PCC, max abs error). A TTNN op with fused output
-activations is compared by its value before them (the activation may come from another line: a residual add and the
-relu after it). Ops with no such counterpart are
-listed as unmatched, never guessed. The first op in execution order whose PCC falls below `min_pcc` is the first
-divergence, with its source line.
+`[1, 1, N*H*W, C]` — and compared with the closest of them (PCC, max abs error). A fused op that holds the value of
+another op of its line (a conv with its batch norm folded in) is matched with that op; a TTNN op with fused output
+activations is compared by its value before them (the activation may come from another line: a residual add and
+the relu after it). Ops with no such counterpart are listed as unmatched, never guessed. The first op in execution
+order whose PCC falls below `min_pcc` is the first divergence, with its source line.
 """
 from __future__ import annotations
 
