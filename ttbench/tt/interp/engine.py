@@ -27,6 +27,8 @@ DEVICE_ONLY_ATTRIBUTES = frozenset({
     "mesh_shape", "layout", "dtype", "output_dtype", "in_place_halo", "deallocate_activation",
 })
 
+# MLIR element type -> the torch dtype its values are computed in. Unsigned 16/32-bit integers are held in the
+# next wider signed type (torch has few kernels for uint16/uint32): same values, never wrapped.
 TORCH_DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16,
                 "i1": torch.bool, "i8": torch.int8, "si8": torch.int8, "ui8": torch.uint8, "i16": torch.int16,
                 "si16": torch.int16, "i32": torch.int32, "si32": torch.int32, "ui32": torch.int64,
