@@ -257,3 +257,37 @@ def test_the_view_works_in_a_notebook_exported_to_html(tmp_path):
         page.locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}").click()
         assert all(_selected(page.locator("div.ttb")).values())
         assert not [e for e in page.errors if "ttb" in e]
+
+
+def test_a_stage_comparison_shows_its_first_divergence_in_red(zoo_bringup, tmp_path):
+    """fc2's matmul with transpose_b flipped in mlp's TTNN text: the comparison page, in Chromium, has exactly that
+    row marked, red, on screen, with its line and module; a model named in markup stays text and runs nothing."""
+    import torch
+
+    from test_interp import _edited, _flip_transpose_b, _replace_nth
+    from test_render import evil_model
+
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    matmuls = [op for op in b.stages["ttnn"].ops if op.name == "ttnn.matmul"]
+    target = next(op for op in matmuls if op.module == "fc2")
+    broken = _edited(b, "ttnn", lambda t: _replace_nth(t, '"ttnn.matmul"', matmuls.index(target), _flip_transpose_b))
+    evil = "<img src=x onerror=alert(1)>"
+    hostile = tb.bringup(evil_model(tmp_path, "evil_<b>.py", evil), (torch.randn(2, 4),), name=evil)
+    path = tb.save_html(str(tmp_path / "compare.html"), broken.compare_stages("stablehlo", "ttnn"),
+                        hostile.compare_stages("stablehlo", "ttnn"))
+    with browser_page() as page:
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto("file://" + path)
+        row = page.locator("tr", has_text="first divergence")
+        assert row.count() == 1
+        row.scroll_into_view_if_needed()
+        assert row.is_visible() and f"#{target.index}" not in row.inner_text()  # the index is its own cell
+        cells = row.locator("td").all_inner_texts()
+        assert cells[0] == str(target.index) and cells[1].startswith("ttnn.matmul")
+        assert cells[2] == "loader.py:15" and cells[3] == "fc2"
+        assert row.evaluate("r => getComputedStyle(r).backgroundColor") == "rgb(255, 205, 210)"
+        screenshot(page, "stage_comparison_first_divergence.png")
+        first_row = page.locator(".ttbench-compare").nth(1).locator("tbody tr").first.locator("td").all_inner_texts()
+        assert first_row[2] == "evil_<b>.py:7" and first_row[3] == evil  # shown as text
+        assert page.locator("img").count() == 0 and not dialogs and not page.errors
