@@ -43,9 +43,10 @@ from .whole import pjrt_text, run_text_on_device
 
 MODES = ("isolated", "chained")
 DEFAULT_OP_TIMEOUT_S = 30.0
+# What gives a compile-only TT row its PCC (OpRow.pcc_from).
+INTERPRETED_TTNN = "cpu · TTNN semantics (ttbench's interpreter of the unit's TTNN program)"
 # Ops whose result is uninitialized memory: alone they compute nothing to compile or compare (in the graph a
 # later op writes the buffer). They are counted as skipped, never reported as a compiler failure.
-INTERPRETED_TTNN = "cpu · TTNN semantics (ttbench's interpreter of the unit's TTNN program)"
 UNINITIALIZED = ("aten.empty.memory_format", "aten.empty_strided.default", "aten.empty_like.default",
                  "aten.new_empty.default", "aten.new_empty_strided.default")
 

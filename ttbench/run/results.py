@@ -90,7 +90,7 @@ class OpRow:
     seconds: float = 0.0
     nodes: list = field(default_factory=list)  # FX node / ONNX node names of the occurrences
     pcc_from: Optional[str] = None  # what produced the PCC when not the device (the interpreter, compile-only)
-    note: Optional[str] = None  # why a compile-only row has no interpreted PCC
+    note: Optional[str] = None  # compile-only: why the unit's TTNN was not interpreted, or how it differs
 
 
 @dataclass
