@@ -163,7 +163,8 @@ def test_flattened_conv2d_with_padding_groups_bias_and_stride():
         f'groups = {groups} : i32, in_channels = {c} : i32, input_height = {h} : i32, input_width = {w} : i32, '
         f'kernel_size = array<i32: 3, 3>, out_channels = {o} : i32, padding = array<i32: 1, 1, 0, 2>, '
         f'stride = array<i32: 2, 1>}}> : (tensor<1x1x{n * h * w}x{c}xf32>, tensor<{o}x{c // groups}x3x3xf32>, '
-        f'tensor<1x1x1x{o}xf32>) -> tensor<1x1x{n * eh * ew}x{o}xf32>\n    return %0 : tensor<1x1x{n * eh * ew}x{o}xf32>',
+        f'tensor<1x1x1x{o}xf32>) -> tensor<1x1x{n * eh * ew}x{o}xf32>\n'
+        f'    return %0 : tensor<1x1x{n * eh * ew}x{o}xf32>',
         f"%arg0: tensor<1x1x{n * h * w}x{c}xf32>, %arg1: tensor<{o}x{c // groups}x3x3xf32>, "
         f"%arg2: tensor<1x1x1x{o}xf32>", f"tensor<1x1x{n * eh * ew}x{o}xf32>")
     (out,) = _run(text, flat, weight, bias)
