@@ -141,8 +141,18 @@ def _run_all_cells(page, attempts: int = 8) -> None:
     """Run > Run All Cells, again until the first cell has started: the command does nothing while the notebook
     is still connecting to its kernel (seen on a fresh clone, where the first start is slower)."""
     first_prompt = page.locator(".jp-Cell .jp-InputArea-prompt").first
+    dialogs = []
     for _ in range(attempts):
         page.keyboard.press("Escape")
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count() and dialog.first.is_visible():
+            # JupyterLab sometimes opens a modal first (seen once on a fresh clone, intercepting the menu click):
+            # take its default answer, and say what it was if the notebook still never runs
+            dialogs.append(dialog.first.inner_text()[:200])
+            accept = dialog.first.locator(".jp-Dialog-button.jp-mod-accept")
+            if accept.count():
+                accept.first.click()
+            continue
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
         page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
         deadline = time.monotonic() + 15
@@ -150,7 +160,7 @@ def _run_all_cells(page, attempts: int = 8) -> None:
             if re.search(r"\[(\*|\d+)\]", first_prompt.inner_text()):
                 return
             time.sleep(0.5)
-    raise AssertionError("JupyterLab never started running the notebook")
+    raise AssertionError(f"JupyterLab never started running the notebook (dialogs it showed: {dialogs})")
 
 
 def test_following_a_line_inside_jupyterlab(tmp_path):
