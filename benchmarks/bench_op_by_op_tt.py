@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _measure import median  # noqa: E402
 
 import ttbench as tb  # noqa: E402
-from ttbench import tt_plugin  # noqa: E402
+from ttbench.tt import plugin as tt_plugin  # noqa: E402
 from ttbench.run.whole import pjrt_text  # noqa: E402
 
 MODEL = sys.argv[1] if len(sys.argv) > 1 else "resnet50"

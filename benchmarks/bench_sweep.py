@@ -15,7 +15,8 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from _measure import median  # noqa: E402
 
-from ttbench import executors, sweep  # noqa: E402
+from ttbench.fleet import executors  # noqa: E402
+from ttbench.fleet import sweep  # noqa: E402
 
 MODELS = (sys.argv[1] if len(sys.argv) > 1 else "mlp,bert_tiny,mobilenet_v2,resnet18").split(",")
 JOBS = int(sys.argv[2]) if len(sys.argv) > 2 else 2

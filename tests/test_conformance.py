@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ttbench import conformance
+from ttbench.fleet import conformance
 
 TABLE = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "onnx_conformance.json")
 

@@ -162,7 +162,7 @@ class LargeSplat(torch.nn.Module):
 
 
 def test_a_splat_leads_with_what_is_embedded_and_names_both_figures():
-    from ttbench.sweep import _bytes_cell
+    from ttbench.fleet.sweep import _bytes_cell
 
     b = tb.bringup(LargeSplat(), (torch.randn(1, 4, 199, 199),), tt=False, params="inline")
     [splat] = [f for f in b.findings.of("constant", "stablehlo") if f.details["splat"]]

@@ -7,7 +7,7 @@ import pytest
 import ttbench as tb
 from ttbench.analysis.const_eval import const_eval_report
 from ttbench.hoist import Hoisted, hoist_constants
-from ttbench.run.client import shared_client
+from ttbench.proc.client import shared_client
 from ttbench.run.compare import compare
 from ttbench.run.whole import pjrt_text, run_text_on_device
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ttbench as tb
 from ttbench.diff import diff_folders
-from ttbench.export import write_text_atomic
+from ttbench.io.atomic import write_text_atomic
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "mlp")
 SECRET = "TOP-SECRET-CONTENT-OUTSIDE-THE-FOLDER"
@@ -231,7 +231,7 @@ def test_fuzzed_json_in_an_export_folder_is_read_or_refused_never_raised(tmp_pat
 
 HOLD_LOCK = """
 import sys, time
-from ttbench import tt_plugin
+from ttbench.tt import plugin as tt_plugin
 with tt_plugin.plugin_lock(5) as got:
     print("holding", flush=True)
     time.sleep(float(sys.argv[1]))
@@ -239,7 +239,7 @@ with tt_plugin.plugin_lock(5) as got:
 
 
 def test_a_held_plugin_lock_is_waited_for_by_name_then_reported(tmp_path, capfd):
-    from ttbench import tt_plugin
+    from ttbench.tt import plugin as tt_plugin
 
     holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, "30"], stdout=subprocess.PIPE, text=True)
     try:
@@ -257,7 +257,7 @@ def test_a_held_plugin_lock_is_waited_for_by_name_then_reported(tmp_path, capfd)
 
 
 PARENT_WITH_WORKER = """
-from ttbench.run.client import shared_client
+from ttbench.proc.client import shared_client
 client = shared_client("cpu")
 client._start()
 print(client.proc.pid, flush=True)

@@ -1,35 +1,178 @@
-"""The house's rules (issue 14): only render/ makes HTML or plots, and nothing below it imports it."""
+"""The house's rules: the rooms in one declared order, every import (module or function level) pointing down it and
+none making a cycle; only render/ makes HTML or plots; nobody redirects the user's fd 2."""
 import ast
 import pathlib
 
 import ttbench
 
 PACKAGE = pathlib.Path(ttbench.__file__).parent
-# What composes outputs and so may use render/: the package entry, the CLI, export folders, sweep tables.
-ABOVE_RENDER = {"__init__.py", "cli.py", "export.py", "sweep.py"}
+
+# The rooms, lowest first: a module may import its own room and those listed before it, never one after it.
+# A name is a module or a package prefix (`io.atomic` beats `io`); the package root (`ttbench/__init__.py`, the facade
+# that composes everything) sits above all of them. docs/architecture.md draws the same order.
+LAYERS = (
+    ("records", ("core", "optional", "progress")),
+    ("processes", ("proc",)),
+    ("files", ("io",)),  # io.export, the export folder, sits higher: it knows the stages
+    ("ir", ("ir",)),
+    ("tt programs and plugin", ("tt",)),
+    ("stages", ("stages",)),
+    ("analysis", ("analysis",)),
+    ("run", ("run",)),
+    ("transforms and export", ("hoist", "diff", "io.export")),
+    ("pipeline", ("pipeline", "models")),
+    ("render", ("render",)),
+    ("fleet", ("fleet",)),
+    ("cli", ("doctor", "cli", "__main__")),
+)
+
+
+def module_name(path: pathlib.Path, root: pathlib.Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def package_sources(root: pathlib.Path = PACKAGE) -> dict:
+    """Module name (without `ttbench.`; "" for the root) -> (is a package, source text)."""
+    return {module_name(p, root): (p.name == "__init__.py", p.read_text()) for p in sorted(root.rglob("*.py"))}
+
+
+def _resolve(importer: str, is_package: bool, node, known) -> list:
+    """The ttbench modules one import statement loads (names without `ttbench.`)."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    elif node.level:
+        base = importer.split(".") if importer else []
+        if not is_package:
+            base = base[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        names = [".".join(base + ([node.module] if node.module else []))]
+        names = [f"{names[0]}.{a.name}".strip(".") for a in node.names if f"{names[0]}.{a.name}".strip(".") in known] \
+            or names
+        return [n for n in names if n in known]
+    else:
+        names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    out = []
+    for name in names:
+        if name == "ttbench" or name.startswith("ttbench."):
+            short = name[len("ttbench."):] if name != "ttbench" else ""
+            if short in known:
+                out.append(short)
+    return out
+
+
+def imports(sources: dict) -> list:
+    """(importer, imported, line) for every ttbench-internal import, at module or function level."""
+    known = set(sources)
+    found = []
+    for importer, (is_package, text) in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in _resolve(importer, is_package, node, known):
+                    if target != importer:
+                        found.append((importer, target, node.lineno))
+    return found
+
+
+def layer_of(module: str) -> int:
+    """Index into LAYERS of the longest declared prefix; the package root is above everything."""
+    if module == "":
+        return len(LAYERS)
+    best, best_len = None, -1
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_len:
+                best, best_len = index, len(prefix)
+    if best is None:
+        raise AssertionError(f"ttbench.{module} is in no room: add it to LAYERS in tests/test_layering.py")
+    return best
+
+
+def room(module: str) -> str:
+    return LAYERS[layer_of(module)][0] if module else "the package root"
+
+
+def upward_imports(sources: dict) -> list:
+    return [f"ttbench.{a} ({room(a)}) imports ttbench.{b or '__init__'} ({room(b)}) at line {line}"
+            for a, b, line in imports(sources) if layer_of(b) > layer_of(a)]
+
+
+def cycles(sources: dict) -> list:
+    """Import cycles between modules (a package's __init__ that gathers its own submodules is not one)."""
+    graph: dict = {}
+    for a, b, _ in imports(sources):
+        if a and (b == "" or a.startswith(b + ".")):
+            continue  # a submodule reading its own package's __init__ (`from . import x`) depends on x, not on it
+        graph.setdefault(a, set()).add(b)
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(" <-> ".join(sorted(f"ttbench.{m}" for m in component)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_module_is_in_a_declared_room():
+    for module in package_sources():
+        layer_of(module)
+
+
+def test_no_import_points_up_the_declared_order():
+    assert not upward_imports(package_sources()), "\n".join(upward_imports(package_sources()))
+
+
+def test_no_import_cycle():
+    assert not cycles(package_sources()), cycles(package_sources())
+
+
+def test_the_layering_check_catches_a_planted_upward_import():
+    sources = package_sources()
+    is_package, text = sources["ir.walk"]
+    sources["ir.walk"] = (is_package, text + "\n\ndef _planted():\n    from ..pipeline import bringup\n")
+    assert upward_imports(sources) == ["ttbench.ir.walk (ir) imports ttbench.pipeline (pipeline) at line "
+                                       f"{text.count(chr(10)) + 4}"]
+
+
+def test_the_layering_check_catches_a_planted_cycle():
+    sources = package_sources()
+    is_package, text = sources["core"]
+    sources["core"] = (is_package, text + "\nfrom .optional import versions\n")  # same room, so only a cycle
+    is_package, text = sources["optional"]
+    sources["optional"] = (is_package, text + "\nfrom .core import Stage\n")
+    assert not upward_imports(sources) or all("core" not in u for u in upward_imports(sources))
+    assert "ttbench.core <-> ttbench.optional" in cycles(sources)
 
 
 def _modules_below_render():
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(PACKAGE)
-        if rel.parts[0] == "render" or str(rel) in ABOVE_RENDER:
-            continue
-        yield rel, path.read_text()
-
-
-def test_nothing_below_render_imports_it():
-    offenders = []
-    for rel, text in _modules_below_render():
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.ImportFrom) and node.module and "render" in node.module.split("."):
-                offenders.append(f"{rel}:{node.lineno}")
-            if isinstance(node, ast.Import) and any("render" in a.name.split(".") for a in node.names):
-                offenders.append(f"{rel}:{node.lineno}")
-    assert not offenders, offenders
+    render = next(i for i, (name, _) in enumerate(LAYERS) if name == "render")
+    for module, (_, text) in package_sources().items():
+        if module and layer_of(module) < render:
+            yield module, text
 
 
 def test_html_tables_and_plots_are_made_only_in_render():
-    offenders = [str(rel) for rel, text in _modules_below_render()
+    offenders = [module for module, text in _modules_below_render()
                  if "<table" in text or "<td" in text or "matplotlib" in text]
     assert not offenders, offenders
 
@@ -37,8 +180,9 @@ def test_html_tables_and_plots_are_made_only_in_render():
 def test_every_record_still_shows_itself():
     from ttbench.analysis.findings import FindingsSummary
     from ttbench.run.results import OpByOpReport, RunResult
+    from ttbench.run.stage_compare import StageComparison
 
-    for cls in (ttbench.Bringup, FindingsSummary, RunResult, OpByOpReport, ttbench.IRDiff):
+    for cls in (ttbench.Bringup, FindingsSummary, RunResult, OpByOpReport, ttbench.IRDiff, StageComparison):
         assert callable(getattr(cls, "_repr_html_", None)), cls
     assert callable(ttbench.Stage.graph) and callable(ttbench.Bringup.save_html)
 

@@ -8,8 +8,8 @@ import torch
 
 import ttbench as tb
 from ttbench.core import BadInput, Stage
-from ttbench.run.client import close_shared
-from ttbench.sweep import known_failures
+from ttbench.proc.client import close_shared
+from ttbench.fleet.sweep import known_failures
 
 # Frontend/model pairs that do not reach stablehlo: the one list in models/known_failures.json. The test fails
 # when one starts passing, so the list stays true.
@@ -149,7 +149,7 @@ def test_cpu_workers_started_together_all_run():
     # made 3 of 4 simultaneous starts fail to unpack its runtime, and one then hung in its first compile.
     from concurrent.futures import ThreadPoolExecutor
 
-    from ttbench.run.client import WorkerClient
+    from ttbench.proc.client import WorkerClient
     from ttbench.run.whole import run_text_on_device
 
     text = ("func.func @main(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {\n"

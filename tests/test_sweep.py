@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import ttbench as tb
-from ttbench.sweep import KNOWN_FAILURES, classify, known_failures
+from ttbench.fleet.sweep import KNOWN_FAILURES, classify, known_failures
 
 
 def test_zoo_has_ten_models_each_documented():

@@ -6,7 +6,8 @@ import pytest
 import torch
 
 import ttbench as tb
-from ttbench import optional, tt_plugin
+from ttbench import optional
+from ttbench.tt import plugin as tt_plugin
 
 pytestmark = pytest.mark.skipif(not optional.tt_plugin().available, reason=optional.TT_HINT)
 
@@ -149,7 +150,7 @@ def test_flatbuffer_folder_of_a_killed_process_goes_with_the_next_bringup():
     assert killed.stdout.strip(), killed.stderr[-3000:]
     left = killed.stdout.strip().splitlines()[-1]
     assert killed.returncode == -9 and os.path.exists(left), killed.stderr[-500:]
-    subprocess.run([sys.executable, "-c", "from ttbench.scratch import scratch_dir; scratch_dir('ttbench-fb-')"],
+    subprocess.run([sys.executable, "-c", "from ttbench.proc.scratch import scratch_dir; scratch_dir('ttbench-fb-')"],
                    check=True)
     assert not os.path.exists(left)
 

@@ -28,7 +28,7 @@ import sys
 import time
 
 from .core import FRONTENDS, PARAMS_MODES, BadInput
-from .tt_plugin import DEFAULT_TIMEOUT_S
+from .tt.plugin import DEFAULT_TIMEOUT_S
 
 
 class _Parser(argparse.ArgumentParser):
@@ -165,7 +165,7 @@ def _resolve_model(target: str, frontend, input_shapes, input_file=None, dims=No
 
     given = None
     if input_file:
-        from .tensor_files import read_inputs
+        from .io.tensor_files import read_inputs
 
         given = read_inputs(input_file)
     is_file = target.endswith(".onnx") or os.sep in target or os.path.exists(target)
@@ -232,7 +232,7 @@ def cmd_bringup(args) -> int:
     if args.explorer and not args.out:
         raise BadInput("--explorer writes Model Explorer's graphs into the export folder: give --out DIR too")
     if args.out:
-        from .export import check_export_target
+        from .io.export import check_export_target
 
         check_export_target(args.out)  # before any work: never replace a user's folder, never fail at the end
     if args.inputs and args.input_shape:
@@ -240,7 +240,7 @@ def cmd_bringup(args) -> int:
     if args.save_outputs:
         if not args.run:
             raise BadInput("--save-outputs needs --run DEVICE")
-        from .export import check_file_target
+        from .io.atomic import check_file_target
 
         check_file_target(args.save_outputs)
     if args.weights_file and not os.path.isfile(args.weights_file):
@@ -325,7 +325,7 @@ def cmd_diff(args) -> int:
     from .diff import diff_folders
 
     if args.html:
-        from .export import check_file_target
+        from .io.atomic import check_file_target
 
         check_file_target(args.html)
     result = diff_folders(args.a, args.b, stage=args.stage)
@@ -337,7 +337,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from . import sweep as sw
+    from .fleet import sweep as sw
 
     model_names = [m for m in (args.models or "").split(",") if m] or None
     frontends = [f for f in args.frontends.split(",") if f]
@@ -345,7 +345,7 @@ def cmd_sweep(args) -> int:
     def progress(done, total, row):
         print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
 
-    from .results_db import default_path
+    from .fleet.results_db import default_path
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
@@ -366,7 +366,7 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_history(args) -> int:
-    from . import results_db
+    from .fleet import results_db
 
     path = args.db or results_db.default_path()
     if not os.path.isfile(path):
@@ -377,7 +377,7 @@ def cmd_history(args) -> int:
     result = results_db.history(db, before, after)
     print(result.text())
     if args.html:
-        from .export import check_file_target, write_text_atomic
+        from .io.atomic import check_file_target, write_text_atomic
         from .render.history_html import history_page
 
         check_file_target(args.html)
@@ -386,19 +386,19 @@ def cmd_history(args) -> int:
 
 
 def cmd_conformance(args) -> int:
-    from . import conformance as conf
+    from .fleet import conformance as conf
 
     if args.out:
         if not os.path.isdir(args.out):
             raise BadInput(f"--out {args.out} is not a folder")
-        from .export import check_file_target
+        from .io.atomic import check_file_target
 
         check_file_target(os.path.join(args.out, "onnx_conformance.md"))
     names = list(conf.SAMPLE) if args.sample else [n for n in (args.tests or "").split(",") if n] or None
     ops = [o for o in (args.ops or "").split(",") if o] or None
     t0 = time.perf_counter()
 
-    from . import results_db
+    from .fleet import results_db
 
     db_path = args.db or results_db.default_path(args.out)
     db = results_db.connect(db_path)  # before any work: a bad path is a one-line error

@@ -6,17 +6,74 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Callable, Optional
 
+VERSION = "0.1.0"
+
+
+# The closed sets ttbench's records use. Each is a StrEnum: a member *is* its string ("fx" == StageName.FX), so
+# JSON, tables and the CLI read as before, and a record built with a value outside its set fails where it is built.
+class StageName(StrEnum):
+    """Every stage, in pipeline order (a frontend's own graph first)."""
+    FX = "fx"
+    ONNX = "onnx"
+    TORCHFX = "torchfx"
+    STABLEHLO = "stablehlo"
+    TTIR = "ttir"
+    TTNN = "ttnn"
+
+
+class Frontend(StrEnum):
+    EXPORT = "export"  # torch.export
+    DYNAMO = "dynamo"  # torch.compile's graph capture (keeps in-place ops)
+    ONNX = "onnx"  # an ONNX model (exported here or given as a file)
+
+
+class ParamsMode(StrEnum):
+    ARGS = "args"  # weights are function arguments
+    INLINE = "inline"  # weights are literals in the IR
+
+
+class Role(StrEnum):
+    """What a function argument of the MLIR modules is."""
+    INPUT = "input"
+    CACHE = "cache"  # an input or buffer the graph updates in place (a KV cache)
+    PARAMETER = "parameter"
+    BUFFER = "buffer"
+    CONSTANT = "constant"
+
+
+class FindingKind(StrEnum):
+    INPLACE = "inplace"
+    CONSTANT = "constant"
+    LOCATION_LOST = "location_lost"
+    VERIFIER = "verifier"
+    SEMANTIC = "semantic"
+
+
+class OpByOpMode(StrEnum):
+    ISOLATED = "isolated"  # every op on the golden's own inputs
+    CHAINED = "chained"  # every op on the previous ops' outputs (errors accumulate)
+
+
+class DeviceName(StrEnum):
+    CPU = "cpu"
+    TT = "tt"
+
+
 # Pipeline order per frontend. The first stage is the frontend's own graph.
+_S = StageName
 FRONTEND_STAGES = {
-    "export": ("fx", "torchfx", "stablehlo", "ttir", "ttnn"),
-    "dynamo": ("fx", "torchfx", "stablehlo", "ttir", "ttnn"),
-    "onnx": ("onnx", "torchfx", "stablehlo", "ttir", "ttnn"),
+    Frontend.EXPORT: (_S.FX, _S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN),
+    Frontend.DYNAMO: (_S.FX, _S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN),
+    Frontend.ONNX: (_S.ONNX, _S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN),
 }
-FRONTENDS = tuple(FRONTEND_STAGES)
-PARAMS_MODES = ("args", "inline")
-MLIR_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
+STAGES = tuple(StageName)
+FRONTENDS = tuple(Frontend)
+PARAMS_MODES = tuple(ParamsMode)
+MLIR_STAGES = (_S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN)
+TT_STAGES = (_S.TTIR, _S.TTNN)
 
 
 class BadInput(ValueError):
@@ -54,6 +111,24 @@ class InternalError(RuntimeError):
     """ttbench's own bug (not the user's input, not a compiler's failure). Never reported as a stage's error."""
 
 
+# How records are shown (notebook HTML, pages, graphs, plots) is render/'s job, and render/ sits above every record's
+# room. render/views.py fills this table ("Class.method" -> function) when ttbench is imported; each record declares
+# its view methods in its class body with `view_method`, which looks the function up here when called.
+VIEWS: dict[str, Callable[..., Any]] = {}
+
+
+def view_method(name: str, doc: str) -> Callable[..., Any]:
+    """A method that shows its record with the view registered as `name` ("Stage.graph")."""
+    def method(self, *args, **kwargs):
+        if name not in VIEWS:
+            raise InternalError(f"no view {name!r} is registered: import ttbench (its __init__ loads render/views.py)")
+        return VIEWS[name](self, *args, **kwargs)
+    method.__name__ = name.rpartition(".")[2]
+    method.__qualname__ = name
+    method.__doc__ = doc
+    return method
+
+
 @dataclass(frozen=True)
 class SourceLoc:
     file: str  # absolute path as recorded by the frontend
@@ -86,18 +161,21 @@ class ArgInfo:
     """One function argument of the MLIR modules, in order (what to feed when running)."""
 
     name: str  # FX placeholder target / parameter name / ONNX input name
-    role: str  # "input", "cache" (an input or buffer the graph updates in place), "parameter", "buffer", "constant"
+    role: Role
     shape: tuple
     dtype: str
+
+    def __post_init__(self):
+        self.role = Role(self.role)
 
 
 @dataclass
 class Stage:
-    name: str  # one of FRONTEND_STAGES[frontend]
+    name: StageName
     ok: bool
     error: Optional[str] = None  # names the stage and, where known, the op and source line
     text: str = ""  # readable IR: weights elided, locations shown
-    ops: list = field(default_factory=list)  # list[Op]
+    ops: list[Op] = field(default_factory=list)
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)  # stage-specific facts, JSON-serialisable
     module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
@@ -106,6 +184,9 @@ class Stage:
     _full_text_printed: Optional[str] = field(default=None, repr=False)
     _owner: Any = field(default=None, repr=False)  # the Bringup, whose findings colour the graph view
 
+    def __post_init__(self):
+        self.name = StageName(self.name)
+
     def full_text(self) -> str:
         """The complete, parseable IR (weights included, locations kept)."""
         if self._full_text is None:
@@ -113,6 +194,15 @@ class Stage:
         if self._full_text_printed is None:  # printed once: export, the TT compile and runs all need it
             self._full_text_printed = self._full_text()
         return self._full_text_printed
+
+    graph = view_method("Stage.graph", "graph(max_nodes=300, op_filter=None, kind=None): the stage as a graph (graphviz "
+                        "SVG, or DOT text when `dot` is missing), coloured by finding kind.")
+    netron = view_method("Stage.netron", "netron(port=0, height=600): the onnx stage in netron, served on 127.0.0.1 in "
+                         "an IFrame (stop with tb.netron_stop()).")
+    explorer = view_method("Stage.explorer", "explorer(report=None, port=0, height=700): the stage in Model Explorer "
+                           "with ttbench's overlays (findings; const-eval on TTNN; an op-by-op report on fx/onnx, or a "
+                           "StageComparison's per-op PCC on its later stage), on 127.0.0.1 (stop with "
+                           "tb.explorer_stop()).")
 
     @classmethod
     def skipped(cls, name: str, failed: str) -> "Stage":

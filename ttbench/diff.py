@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .analysis.op_kinds import is_constant_op, needs_location
-from .core import BadInput, MLIR_STAGES, SourceLoc
-from .export import FINDINGS, MANIFEST, stage_file
+from .core import BadInput, MLIR_STAGES, SourceLoc, view_method
+from .io.export import FINDINGS, MANIFEST, stage_file
 from .ir.text import resource_blobs
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
@@ -75,6 +75,9 @@ class IRDiff:
     stages: list  # StageDiff, pipeline order
     numeric: list  # strings: PCC drops from run.json / op_by_op.json
     weights: dict = field(default_factory=dict)  # argument weight name -> (digest before, digest after)
+
+    _repr_html_ = view_method("IRDiff._repr_html_", "The diff in a notebook: the summary, then each changed stage's unified diff.")
+    save_html = view_method("IRDiff.save_html", "save_html(path): the notebook view as one self-contained HTML file.")
 
     @property
     def changed(self) -> bool:
@@ -170,7 +173,7 @@ def _onnx_side_ops(text: str) -> list:
 
 def load_side(path: str) -> Side:
     """An export folder as untrusted input: regular files inside it only, JSON of the shapes ttbench writes."""
-    from . import folders
+    from .io import folders
 
     if not os.path.isdir(path):
         raise BadInput(f"{path} is not a folder: pass two `ttbench bringup --out` folders or Bringups")
@@ -215,7 +218,7 @@ def load_side(path: str) -> Side:
 def _weight_hashes(path) -> dict:
     if path is None:
         return {}
-    from .folders import read_text
+    from .io.folders import read_text
 
     return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(read_text(path)).items()}
 
@@ -290,7 +293,7 @@ def _compare_constants(a_ops: list, b_ops: list) -> list:
 
 def _weight_digests(path: str) -> dict:
     """name -> sha1 of each tensor in an export folder's weights.safetensors ({} when there is none)."""
-    from .folders import optional_file
+    from .io.folders import optional_file
 
     fpath = optional_file(os.path.realpath(path), "weights.safetensors", "the weights file")
     if fpath is None:

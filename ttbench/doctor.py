@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import os
 
-from . import optional, tt_plugin
+from . import optional
+from .tt import plugin as tt_plugin
 
 
 def report():

@@ -74,8 +74,8 @@ class Hoisted:
     def run(self, inputs: list, device: str = "cpu", weights: Optional[dict] = None) -> list:
         """Run the hoisted module: `inputs` for the original arguments, then the weights (these or the given
         ones, by name: swapped without recompiling anything upstream). -> numpy outputs"""
-        from .run.client import shared_client
-        from .run.golden import to_numpy
+        from .proc.client import shared_client
+        from .io.arrays import to_numpy
         from .run.whole import pjrt_text, run_text_on_device
 
         if self.to != "args":

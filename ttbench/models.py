@@ -8,8 +8,6 @@ import importlib.util
 import inspect
 import os
 
-import torch
-
 from .core import BadInput
 
 ZOO_DIR = os.environ.get("TTBENCH_MODELS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -57,6 +55,8 @@ def load(name: str, weights: str = None):
     if weights is not None and weights not in WEIGHT_MODES:
         raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
     name, _, variant = name.partition(":")
+    import torch  # lazy: `ttbench models` lists the zoo without torch (~2.5 s to import)
+
     loader = _loader(name)
     variants = getattr(loader, "VARIANTS", ())
     if variant and variant not in variants:

@@ -10,6 +10,8 @@ import shutil
 from dataclasses import dataclass
 from typing import Optional
 
+from .core import VERSION
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -78,9 +80,7 @@ def ray() -> Piece:
 
 def versions() -> dict:
     """Versions of everything that shapes the IR, for manifests and diffs."""
-    from . import __version__
-
-    out = {"ttbench": __version__}
+    out = {"ttbench": VERSION}
     for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers"):
         out[dist] = _version(dist)
     plugin = tt_plugin()

@@ -12,8 +12,8 @@ from typing import Optional
 import numpy as np
 import torch
 
-from . import tt_plugin
-from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError,
+from .tt import plugin as tt_plugin
+from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError, view_method,
                    Stage)
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .stages.mlir_stage import compiler_error, prestart_worker
@@ -38,6 +38,9 @@ class Bringup:
     fx_graph: object = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
     hoisted: object = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
     _findings: object = field(default=None, repr=False)
+
+    _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
+    save_html = view_method("Bringup.save_html", "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
 
     @property
     def ok(self) -> bool:
@@ -64,7 +67,7 @@ class Bringup:
         """Give a meta-device bringup its weight values: a dict {argument name: tensor} or the path of a
         .safetensors file (read lazily: only the tensors the graph takes). Names are b.arguments' names, the
         model's state_dict keys. Each must have the shape and dtype the graph was compiled for. -> self"""
-        from .weights import load_argument_values
+        from .io.weights import load_argument_values
 
         load_argument_values(self, weights)
         return self
@@ -102,7 +105,7 @@ class Bringup:
         stage "ttir" or "ttnn" with device="cpu" executes the compiler's own program op by op in ttbench's
         interpreter (the result's device reads "cpu · TTNN semantics": it checks the program, not the chip's
         kernels); precision="bf16" rounds every float result to bf16 there. -> RunResult"""
-        from .run import run_stage
+        from .run.whole import run_stage
 
         self._require_values("running a stage", weights)
 
@@ -115,7 +118,7 @@ class Bringup:
         """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
         `device` ("isolated" or "chained") against that op's golden value. device="tt" compiles each op through
         TTIR -> TTNN -> flatbuffer (compile-only without a chip). `weights`: as for run(). -> OpByOpReport"""
-        from .run import op_by_op
+        from .run.op_by_op import op_by_op
 
         self._require_values("op by op", weights)
 
@@ -138,7 +141,7 @@ class Bringup:
         compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,
         source lines, furthest stage, the compiler's error), or None when every op gets through. Confirms which
         op broke a whole-graph stage by compiling ops alone, up to the first that fails."""
-        from .run import op_by_op
+        from .run.op_by_op import op_by_op
 
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
@@ -150,12 +153,12 @@ class Bringup:
         return failed[0] if failed else None
 
     def export(self, directory: str, extra_files: dict = None) -> str:
-        from .export import write_bringup
+        from .io.export import write_bringup
 
         return write_bringup(self, directory, extra_files)
 
     def table(self) -> str:
-        from .export import stage_table
+        from .io.export import stage_table
 
         return stage_table(self)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core import Role
 from .op_kinds import is_constant_op
 
-WEIGHT_ARG_ROLES = ("parameter", "buffer", "constant")
+WEIGHT_ARG_ROLES = (Role.PARAMETER, Role.BUFFER, Role.CONSTANT)
 
 
 @dataclass

@@ -6,20 +6,23 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from ..core import SourceLoc
+from ..core import FindingKind, SourceLoc, StageName, view_method
 
-KINDS = ("inplace", "constant", "location_lost", "verifier", "semantic")
+KINDS = tuple(FindingKind)
 
 
 @dataclass
 class Finding:
-    kind: str  # one of KINDS
-    stage: str
+    kind: FindingKind
+    stage: StageName
     op: Optional[str]  # op name ("aten.relu_.default", "stablehlo.constant"), None for a whole-stage finding
     location: Optional[SourceLoc]  # the user's source line, when known
     message: str
     nbytes: Optional[int] = None  # constants: bytes the device ends up holding
     details: dict = field(default_factory=dict)  # JSON-serialisable specifics (op index, lineage, shape, ...)
+
+    def __post_init__(self):
+        self.kind, self.stage = FindingKind(self.kind), StageName(self.stage)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -54,6 +57,8 @@ SUMMARY_COLUMNS = {
 
 class FindingsSummary:
     """Per-stage numbers (rows follow pipeline order)."""
+
+    _repr_html_ = view_method("FindingsSummary._repr_html_", "The per-stage findings table with its legend.")
 
     def __init__(self, rows: list, min_bytes: int):
         self.rows = rows

@@ -6,38 +6,15 @@ operators, functions called with inplace=True. Torch dialect: `torch.aten.*_` op
 """
 from __future__ import annotations
 
-import operator
 import re
 
 from ..core import Stage
+from ..stages.fx import fx_node_mutates
 from .findings import Finding
 from .op_kinds import needs_location
 
-_INPLACE_OPERATORS = {operator.setitem, operator.iadd, operator.isub, operator.imul, operator.itruediv,
-                      operator.ifloordiv, operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
-                      operator.ilshift, operator.irshift, operator.imatmul}
 _MUTATION_OPS = frozenset({"torch.overwrite.tensor.contents", "torch.copy.to_tensor", "torch.copy.to_vtensor"})
 _TORCH_INPLACE_RE = re.compile(r"^torch\.aten\.(?!_*[a-z0-9]*__)([a-z0-9_]*[a-z0-9]_)(\.|$)")
-
-
-def fx_node_mutates(node) -> bool:
-    import torch
-
-    target = node.target
-    if node.op == "call_method":
-        return isinstance(target, str) and target.endswith("_") and not target.startswith("_")
-    if node.op != "call_function":
-        return False
-    if target in _INPLACE_OPERATORS:
-        return True
-    if node.kwargs.get("inplace") is True:
-        return True
-    if isinstance(target, torch._ops.OpOverload):
-        return target._schema.is_mutable
-    if getattr(target, "__module__", None) in ("_operator", "operator"):
-        return False  # operator.and_, or_, not_ are named like in-place methods; the in-place ones are listed above
-    name = getattr(target, "__name__", "")
-    return name.endswith("_") and not name.startswith("_")
 
 
 def torch_op_mutates(name: str, text: str) -> bool:

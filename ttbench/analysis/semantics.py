@@ -24,7 +24,7 @@ def fx_node_values(graph, arguments: list, nodes=None) -> dict:
     run by PyTorch on `arguments` in a forked child: the graph's ops are the user's too, and an abort or a hang
     there must not take the caller with it (children.ContainedFailure says how it ended)."""
     from .. import core
-    from ..children import call_in_fork
+    from ..proc.children import call_in_fork
 
     return call_in_fork(lambda: _record(graph, arguments, nodes), core.EAGER_TIMEOUT_S,
                         "the FX graph, run by PyTorch node by node,")
@@ -66,7 +66,7 @@ def analyze_semantics(b) -> tuple:
     if ttnn is None or not ttnn.ok or fx is None or b.fx_graph is None or not any(
             op.name in READINGS for op in ttnn.ops) or b.missing_values():
         return [], {}
-    from ..children import ContainedFailure
+    from ..proc.children import ContainedFailure
 
     lines = {(op.location.file, op.location.line) for op in ttnn.ops if op.name in READINGS and op.location}
     needed = {f.attrs.get("node") for f in fx.ops if f.location and (f.location.file, f.location.line) in lines}

@@ -13,7 +13,7 @@ import re
 
 from ..core import Op
 from .locations import LocTable, read_mlir_string, user_frame
-from .walk import CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ITEM_SIZE, is_structural
+from .dialects import CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ITEM_SIZE, is_structural
 
 _OP_RE = re.compile(r'^\s*(?:%[^=]*?=\s*)?"?([a-z_][\w]*\.[\w.$]+)"?(?=[\s(<{]|$)')
 _FUNC_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+|"(?:[^"\\]|\\.)*")')

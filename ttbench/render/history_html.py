@@ -6,18 +6,18 @@ import base64
 import html
 import io
 
+from ..core import STAGES
+
 
 def _plot_png(points: list) -> str:
     from matplotlib.figure import Figure
 
-    from ..results_db import ORDER
-
     fig = Figure(figsize=(4.2, 1.8))
     stage_ax = fig.subplots()
     xs = [p["run"] for p in points]
-    stage_ax.plot(xs, [ORDER.index(p["furthest"]) if p["furthest"] in ORDER else -1 for p in points],
+    stage_ax.plot(xs, [STAGES.index(p["furthest"]) if p["furthest"] in STAGES else -1 for p in points],
                   marker="o", color="#0969da", label="furthest stage")
-    stage_ax.set_yticks(range(-1, len(ORDER)), ["none", *ORDER], fontsize=6)
+    stage_ax.set_yticks(range(-1, len(STAGES)), ["none", *STAGES], fontsize=6)
     stage_ax.set_xticks(xs, [str(x) for x in xs], fontsize=6)
     stage_ax.set_xlabel("run", fontsize=7)
     pcc_ax = stage_ax.twinx()

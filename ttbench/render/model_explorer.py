@@ -144,7 +144,7 @@ def explorer_files(b, report=None, stages=None) -> dict:
 
 
 def write_explorer_files(b, folder: str, report=None, stages=None) -> list:
-    from ..export import write_text_atomic
+    from ..io.atomic import write_text_atomic
 
     os.makedirs(os.path.join(folder, "explorer"), exist_ok=True)
     return [write_text_atomic(os.path.join(folder, name), text)
@@ -199,7 +199,7 @@ class ExplorerServer:
 
 def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ExplorerServer:
     """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
-    from ..scratch import scratch_dir
+    from ..proc.scratch import scratch_dir
 
     b = stage._owner
     if b is None:
@@ -232,7 +232,7 @@ def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 70
     import select
     import time
 
-    from ..children import spawn_options
+    from ..proc.children import spawn_options
     from .netron_view import _free_port
 
     _require_model_explorer()

@@ -5,7 +5,7 @@ import os
 
 from .. import optional
 from ..core import BadInput
-from ..scratch import scratch_dir
+from ..proc.scratch import scratch_dir
 
 _SERVED: list = []
 

@@ -1,11 +1,13 @@
-"""Every view of ttbench's records, in one table: which record shows how (notebook HTML, HTML files, graphs,
-plots). The records (core, pipeline, analysis, run, diff) hold data only and import nothing of render/;
-`ttbench/__init__.py` attaches these views once, when the package is imported, so `b` in a notebook,
-`b.save_html(...)`, `stage.graph()`, `report.plot()` and `tb.diff(...).save_html(...)` keep working."""
+"""Every view of ttbench's records, in one table (`VIEWS`): which record shows how (notebook HTML, HTML files,
+graphs, plots). The records (core, pipeline, analysis, run, diff) declare their view methods in their class bodies
+and import nothing of render/; importing ttbench loads this module, which fills the table, so `b` in a notebook,
+`b.save_html(...)`, `stage.graph()`, `report.plot()` and `tb.diff(...).save_html(...)` work."""
 from __future__ import annotations
 
 import html
 from typing import Optional
+
+from ..core import VIEWS
 
 
 # --- Bringup --------------------------------------------------------------------------------------------------
@@ -18,7 +20,7 @@ def bringup_repr_html(b) -> str:
 
 def bringup_save_html(b, path: str, plots: bool = True) -> str:
     """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
-    from ..export import write_text_atomic
+    from ..io.atomic import write_text_atomic
     from .bringup_html import render_bringup, standalone
 
     return write_text_atomic(path, standalone(render_bringup(b, plots=plots), f"ttbench · {b.model_name}"))
@@ -27,7 +29,7 @@ def bringup_save_html(b, path: str, plots: bool = True) -> str:
 def save_page(path: str, *views, title: str = "ttbench") -> str:
     """Several views on one self-contained page (two bringups side by side in one file, a bringup and its op-by-op
     report, ...): each object's notebook HTML, in order. Ids stay unique: each bringup view has its own prefix."""
-    from ..export import write_text_atomic
+    from ..io.atomic import write_text_atomic
     from .bringup_html import standalone
 
     missing = [type(v).__name__ for v in views if not hasattr(v, "_repr_html_")]
@@ -215,39 +217,26 @@ def diff_repr_html(d) -> str:
 
 
 def diff_save_html(d, path: str) -> str:
-    from ..export import write_text_atomic
+    from ..io.atomic import write_text_atomic
 
     return write_text_atomic(path, "<!doctype html><meta charset='utf-8'><title>ttbench diff</title>"
                              + diff_repr_html(d))
 
 
-def _views() -> dict:
-    """(record class, method name) -> view. The one place that says how each record is shown."""
-    from ..analysis.findings import FindingsSummary
-    from ..core import Stage
-    from ..diff import IRDiff
-    from ..pipeline import Bringup
-    from ..run.results import OpByOpReport, RunResult
-    from ..run.stage_compare import StageComparison
-
-    return {
-        (Bringup, "_repr_html_"): bringup_repr_html,
-        (Bringup, "save_html"): bringup_save_html,
-        (Stage, "graph"): stage_graph,
-        (Stage, "netron"): stage_netron,
-        (Stage, "explorer"): stage_explorer,
-        (FindingsSummary, "_repr_html_"): summary_repr_html,
-        (RunResult, "_repr_html_"): run_result_repr_html,
-        (OpByOpReport, "_repr_html_"): op_by_op_repr_html,
-        (OpByOpReport, "plot"): op_by_op_plot,
-        (StageComparison, "_repr_html_"): stage_comparison_repr_html,
-        (StageComparison, "plot"): stage_comparison_plot,
-        (IRDiff, "_repr_html_"): diff_repr_html,
-        (IRDiff, "save_html"): diff_save_html,
-    }
-
-
-def attach() -> None:
-    """Give each record its view methods (called once by ttbench/__init__.py)."""
-    for (cls, name), view in _views().items():
-        setattr(cls, name, view)
+# The one place that says how each record is shown: "Class.method" -> view. Each record's class body declares the
+# method (core.view_method); this table, filled when ttbench is imported, says what it draws.
+VIEWS.update({
+    "Bringup._repr_html_": bringup_repr_html,
+    "Bringup.save_html": bringup_save_html,
+    "Stage.graph": stage_graph,
+    "Stage.netron": stage_netron,
+    "Stage.explorer": stage_explorer,
+    "FindingsSummary._repr_html_": summary_repr_html,
+    "RunResult._repr_html_": run_result_repr_html,
+    "OpByOpReport._repr_html_": op_by_op_repr_html,
+    "OpByOpReport.plot": op_by_op_plot,
+    "StageComparison._repr_html_": stage_comparison_repr_html,
+    "StageComparison.plot": stage_comparison_plot,
+    "IRDiff._repr_html_": diff_repr_html,
+    "IRDiff.save_html": diff_save_html,
+})

@@ -8,37 +8,13 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..children import call_in_fork
+from ..proc.children import call_in_fork
 from .. import core
+from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
 from .one_op import tensor_leaves
 
 TORCH_EAGER = "torch (eager, CPU)"
 TORCH_FX_GRAPH = "torch (the captured FX graph on the loaded weights: the model is on the meta device)"
-
-
-# torch dtypes numpy has no type of its own for: the same bits, viewed through ml_dtypes' types.
-ML_DTYPES = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e4m3fnuz: "float8_e4m3fnuz",
-             torch.float8_e5m2: "float8_e5m2", torch.float8_e5m2fnuz: "float8_e5m2fnuz"}
-
-
-def to_numpy(t: torch.Tensor) -> np.ndarray:
-    t = t.detach().cpu().contiguous()
-    if t.dtype in ML_DTYPES:
-        import ml_dtypes
-
-        bits = torch.int16 if t.element_size() == 2 else torch.uint8
-        return t.view(bits).numpy().view(getattr(ml_dtypes, ML_DTYPES[t.dtype]))
-    return t.numpy()
-
-
-def from_numpy(a: np.ndarray) -> torch.Tensor:
-    """A torch tensor of the same bits and element type (a copy), ml_dtypes' types included."""
-    a = np.array(a, order="C", copy=True)
-    by_name = {name: dtype for dtype, name in ML_DTYPES.items()}
-    if a.dtype.name in by_name:
-        bits = np.int16 if a.dtype.itemsize == 2 else np.uint8
-        return torch.from_numpy(a.view(bits)).view(by_name[a.dtype.name])
-    return torch.from_numpy(a)
 
 
 def captured_graph_outputs(b, what: str) -> list:

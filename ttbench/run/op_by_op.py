@@ -29,19 +29,19 @@ import numpy as np
 import torch
 import torch.fx
 
-from ..children import ContainedFailure, call_in_fork
-from ..core import BadInput, ModelFailed
+from ..proc.children import ContainedFailure, call_in_fork
+from ..core import BadInput, ModelFailed, OpByOpMode
 from ..ir.locations import frames_from_stack_trace, user_frame
 from ..progress import bar as progress_bar
-from .client import WorkerDied, shared_client
+from ..proc.client import WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
-from .golden import from_numpy, to_numpy
+from ..io.arrays import from_numpy, to_numpy
 from .one_op import make_spec, spec_key, tensor_leaves, used_outputs
 from .results import OpByOpReport, OpRow
 from .whole import pjrt_text, run_text_on_device
 
-MODES = ("isolated", "chained")
+MODES = tuple(OpByOpMode)
 DEFAULT_OP_TIMEOUT_S = 30.0
 # What gives a compile-only TT row its PCC (OpRow.pcc_from).
 INTERPRETED_TTNN = "cpu · TTNN semantics (ttbench's interpreter of the unit's TTNN program)"
@@ -99,7 +99,7 @@ class TTExecutor:
         self.executes = device.usable
 
     def __enter__(self):
-        from ..tt_plugin import CompileSession, PluginError
+        from ..tt.plugin import CompileSession, PluginError
 
         try:
             self.session = CompileSession().__enter__()

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
-from ..core import cell_text
+from ..core import cell_text, view_method
 
 
 @dataclass
@@ -29,6 +29,8 @@ class RunResult:
     arrays: list = field(default_factory=list, repr=False)  # the device's outputs (numpy), when it ran
     golden_arrays: list = field(default_factory=list, repr=False)  # the reference's outputs, aligned with them
 
+    _repr_html_ = view_method("RunResult._repr_html_", "The run in a notebook: what produced it, then each output's check.")
+
     @property
     def pcc(self) -> Optional[float]:
         """The worst output's PCC (None when nothing executed)."""
@@ -42,7 +44,7 @@ class RunResult:
     def save_outputs(self, path) -> str:
         """The device's outputs and the golden's as one .npz (output_0, golden_0, ...), written atomically, so
         they can be compared with a user's own expected outputs."""
-        from ..export import write_npz_atomic
+        from ..io.atomic import write_npz_atomic
 
         if not self.arrays:
             from ..core import BadInput
@@ -108,6 +110,9 @@ class OpByOpReport:
     frontend: str = ""
     skipped: dict = field(default_factory=dict)  # op -> occurrences not run alone (no tensor result, uninitialized)
     _rerun: object = field(default=None, repr=False)
+
+    _repr_html_ = view_method("OpByOpReport._repr_html_", "The op-by-op table in a notebook, failures first.")
+    plot = view_method("OpByOpReport.plot", "plot(ax=None): PCC per unique op in graph order, failures red, the threshold as a line.")
 
     @property
     def ok(self) -> bool:

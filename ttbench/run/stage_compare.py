@@ -19,7 +19,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..core import Op, cell_text
+from ..core import Op, cell_text, view_method
 from .compare import pcc as pearson
 from .stage_values import NotRun, stage_values
 
@@ -98,6 +98,9 @@ class StageComparison:
     reference_ops: int = 0  # ops of the earlier stage with values
     not_run: Optional[str] = None  # why nothing was compared
     seconds: float = 0.0
+
+    _repr_html_ = view_method("StageComparison._repr_html_", "The summary, then every compared op coloured by PCC, the first divergence marked.")
+    plot = view_method("StageComparison.plot", "plot(ax=None): PCC per compared op in execution order, divergent ops red, the threshold as a line.")
 
     @property
     def ok(self) -> bool:

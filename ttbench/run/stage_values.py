@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from ..core import REPORT_BUGS, BadInput
-from .golden import to_numpy
+from ..io.arrays import to_numpy
 
 VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
 
@@ -66,7 +66,7 @@ def _stablehlo(b, timeout: float) -> StageValues:
 
     from ..ir.walk import main_function, stage_operations
     from ..stages.mlir_stage import clone_module, full_text
-    from .client import WorkerDied, shared_client
+    from ..proc.client import WorkerDied, shared_client
     from .whole import pjrt_text, run_text_on_device, signature_mismatch
 
     s = b.stages["stablehlo"]
@@ -121,7 +121,7 @@ def _torchfx(b) -> StageValues:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
     from ..analysis.semantics import fx_node_values
-    from ..children import ContainedFailure
+    from ..proc.children import ContainedFailure
 
     fx_ops = {op.attrs.get("node"): op for op in b.stages["fx"].ops}
     try:

@@ -8,13 +8,14 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..children import ContainedFailure
+from ..proc.children import ContainedFailure
 from ..core import BadInput
 from ..ir.text import inline_resources, legalize_for_tt
-from .client import WorkerClient, WorkerDied, shared_client
+from ..proc.client import WorkerClient, WorkerDied, shared_client
 from .compare import compare
 from .devices import device as find_device
-from .golden import captured_graph_outputs, golden_outputs, to_numpy
+from ..io.arrays import to_numpy
+from .golden import captured_graph_outputs, golden_outputs
 from .results import RunResult
 
 RUNNABLE_STAGES = ("fx", "stablehlo", "ttir", "ttnn")

@@ -78,7 +78,7 @@ def _backend(device: str):
     from jax._src import xla_bridge
     from jax.extend import backend
 
-    from ..tt_plugin import plugin_lock
+    from ..tt.plugin import plugin_lock
 
     if device == "cpu" and hasattr(xla_bridge, "_plugins_registered"):
         xla_bridge._plugins_registered = True  # private flag of the pinned jax: "discovery already done"
@@ -192,7 +192,7 @@ def _is_pointer(line: str) -> bool:
 
 
 def main() -> int:
-    from ..children import watch_parent
+    from ..proc.children import watch_parent
 
     watch_parent()
     proto = _protocol_stream()

@@ -16,10 +16,34 @@ from typing import Optional
 import torch
 import torch.fx
 
-from ..children import ContainedFailure, call_in_fork
+from ..proc.children import ContainedFailure, call_in_fork
 from .. import core
 from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
 from ..ir.locations import frames_from_stack_trace, user_frame
+
+
+# Python's in-place operators as FX records them (`x += y` under dynamo).
+_INPLACE_OPERATORS = {operator.setitem, operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                      operator.ifloordiv, operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
+                      operator.ilshift, operator.irshift, operator.imatmul}
+
+
+def fx_node_mutates(node) -> bool:
+    target = node.target
+    if node.op == "call_method":
+        return isinstance(target, str) and target.endswith("_") and not target.startswith("_")
+    if node.op != "call_function":
+        return False
+    if target in _INPLACE_OPERATORS:
+        return True
+    if node.kwargs.get("inplace") is True:
+        return True
+    if isinstance(target, torch._ops.OpOverload):
+        return target._schema.is_mutable
+    if getattr(target, "__module__", None) in ("_operator", "operator"):
+        return False  # operator.and_, or_, not_ are named like in-place methods; the in-place ones are listed above
+    name = getattr(target, "__name__", "")
+    return name.endswith("_") and not name.startswith("_")
 
 
 @dataclass
@@ -215,7 +239,6 @@ def capture_export(model, inputs: tuple, params: str):
 def _mutation_sites(program) -> dict:
     """{placeholder name or buffer target: (in-place op, stack trace)} of the first in-place op on each graph input
     in the exported (not yet functionalized) program."""
-    from ..analysis.inplace import fx_node_mutates
 
     targets = {s.arg.name: (s.target if s.kind.name == "BUFFER" else s.arg.name)
                for s in program.graph_signature.input_specs}

@@ -100,7 +100,7 @@ def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> st
     return f"{stage_name}: {first.strip()[:300]}"
 
 
-WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "mlir_worker.py")
+WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "proc", "mlir_worker.py")
 _SPARE_LOCK = threading.Lock()
 _spare: list = []  # at most one worker started ahead of its job (see prestart_worker)
 
@@ -109,7 +109,7 @@ def _spawn_worker():
     import subprocess
     import sys
 
-    from ..children import spawn_options
+    from ..proc.children import spawn_options
 
     return subprocess.Popen([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
@@ -140,7 +140,7 @@ def run_pipelines(module, pipelines: list):
 
     from torch_mlir import ir
 
-    from ..scratch import remove_orphans
+    from ..proc.scratch import remove_orphans
 
     remove_orphans("ttbench-passes-")
     with tempfile.TemporaryDirectory(prefix=f"ttbench-passes-{os.getpid()}-") as tmp:

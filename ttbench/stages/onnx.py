@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, check_input_size
+from ..io.arrays import ML_DTYPES, from_numpy
 from ..ir.locations import frames_from_stack_trace, user_frame
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
@@ -203,14 +204,10 @@ def _declared(inp):
 
 
 def _as_tensor(name: str, value) -> torch.Tensor:
-    from ..run.golden import from_numpy
-
     if isinstance(value, torch.Tensor):
         return value
     if isinstance(value, (np.ndarray, np.generic)):
         value = np.asarray(value)
-        from ..run.golden import ML_DTYPES
-
         if value.dtype == object or value.dtype.kind in "US" or (value.dtype.kind == "V" and value.dtype.name
                                                                    not in ML_DTYPES.values()):
             raise BadInput(f"ONNX input {name!r} was given a {value.dtype} array: give numeric arrays")

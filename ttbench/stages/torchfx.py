@@ -76,7 +76,7 @@ def import_onnx(capture):
     from .onnx import relocate_onnx_ops
 
     from .. import core
-    from ..children import ContainedFailure, call_in_fork
+    from ..proc.children import ContainedFailure, call_in_fork
 
     t0 = time.perf_counter()
 

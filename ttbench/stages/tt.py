@@ -7,10 +7,10 @@ import pathlib
 import shutil
 import tempfile
 
-from .. import tt_plugin
+from ..tt import plugin as tt_plugin
 from ..core import Stage
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
-from ..scratch import remove_orphans, scratch_dir
+from ..proc.scratch import remove_orphans, scratch_dir
 
 FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 

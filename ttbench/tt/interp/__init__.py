@@ -1,12 +1,11 @@
 """ttbench's interpreter of TTIR/TTNN programs: every op executed in torch by the handler registered for its kind.
 
-engine.py walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results
-recorded per op); handlers.py holds one handler per op kind. `HANDLERS` is the registry: `known_ops()` lists it.
+registry.py is the table of handlers and the ways a run refuses; handlers.py holds one handler per op kind; engine.py
+walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results recorded per op). `HANDLERS` is the registry: `known_ops()` lists it.
 """
-from . import handlers  # noqa: F401  (registers every handler)
-from .handlers import READINGS
-from .engine import (HANDLERS, PRECISIONS, PRODUCER, Interpretation, InterpreterBug, NotInterpreted, Unsupported,
-                     interpret, interpret_text, unsupported_reason)
+from .engine import PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text
+from .handlers import READINGS  # importing handlers registers every handler
+from .registry import HANDLERS, InterpreterBug, Unsupported, unsupported_reason
 
 
 def known_ops() -> dict:

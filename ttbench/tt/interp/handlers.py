@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from ...ir.attributes import Dense, Opaque, plain
-from .engine import InPlace, InterpreterBug, Unsupported, handles, torch_dtype
+from .registry import InPlace, InterpreterBug, Unsupported, handles, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
 

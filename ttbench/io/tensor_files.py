@@ -9,7 +9,7 @@ import zipfile
 
 import numpy as np
 
-from .core import MAX_INPUT_BYTES, BadInput
+from ..core import MAX_INPUT_BYTES, BadInput
 
 _POSITIONAL = re.compile(r"arr_(\d+)")
 

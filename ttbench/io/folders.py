@@ -11,7 +11,7 @@ import os
 import stat
 from typing import Optional
 
-from .core import FRONTEND_STAGES, BadInput
+from ..core import FRONTEND_STAGES, BadInput
 
 KNOWN_STAGES = frozenset(s for stages in FRONTEND_STAGES.values() for s in stages)
 MAX_JSON_BYTES = 64 << 20

@@ -11,7 +11,7 @@ import json
 import os
 from typing import Optional
 
-from .run.results import FURTHEST_STAGES
+from ..run.results import FURTHEST_STAGES
 
 
 def job_ops(report) -> dict:

@@ -6,17 +6,17 @@ Writing is atomic: everything goes to a temporary sibling folder that is renamed
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pathlib
 import shutil
 import tempfile
 
-from .core import MLIR_STAGES, BadInput
-from .ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
-from .optional import versions
-from .stages.tt import FLATBUFFER_FILE
+from ..core import MLIR_STAGES, BadInput
+from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
+from ..optional import versions
+from ..stages.tt import FLATBUFFER_FILE
+from .atomic import umask
 
 MANIFEST = "manifest.json"
 FINDINGS = "findings.json"
@@ -71,54 +71,6 @@ def _stage_entry(name: str, stage) -> dict:
     return entry
 
 
-def write_text_atomic(path: str, text: str) -> str:
-    """Write `text` to a new, unpredictable temporary file beside `path` (O_EXCL: never through a planted symlink)
-    and rename it into place: readers never see half a file. A folder at `path` is bad input."""
-    return _write_atomic(path, lambda f: f.write(text.encode()))
-
-
-def write_npz_atomic(path: str, arrays: dict) -> str:
-    """numpy's .npz of `arrays` (name -> array), written like write_text_atomic. The name is kept as given
-    (numpy would append .npz to a path without it)."""
-    import numpy as np
-
-    return _write_atomic(path, lambda f: np.savez(f, **arrays))
-
-
-def _write_atomic(path, write) -> str:
-    path = os.fspath(path)
-    directory = check_file_target(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def check_file_target(path) -> str:
-    """A file ttbench may write (an HTML page, a table): not a folder, in a folder the user can write.
-    -> that folder. BadInput otherwise, before any work."""
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        raise BadInput(f"{path} is a folder: give a file path to write")
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory) or not os.access(directory, os.W_OK | os.X_OK):
-        raise BadInput(f"cannot write {path}: {directory} is not a folder you can write")
-    return directory
-
-
-def _umask() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
-
-
 def _write(path: str, text: str) -> None:
     with open(path, "w") as f:
         f.write(text)
@@ -168,7 +120,7 @@ def check_export_target(directory: str) -> str:
 def write_bringup(b, directory: str, extra_files: dict = None) -> str:
     """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path.
     Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
-    from .scratch import remove_orphans
+    from ..proc.scratch import remove_orphans
 
     directory = check_export_target(directory)
     parent = os.path.dirname(directory)
@@ -177,7 +129,7 @@ def write_bringup(b, directory: str, extra_files: dict = None) -> str:
     for kind in ("tmp", "old"):  # what an interrupted export to the same place left behind
         remove_orphans(f".{name}.{kind}-", parent)
     tmp = tempfile.mkdtemp(prefix=f".{name}.tmp-{os.getpid()}-", dir=parent)
-    os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it private; the folder is the user's like any other
+    os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes it private; the folder is the user's like any other
     try:
         for name, stage in b.stages.items():
             if not stage.ok:

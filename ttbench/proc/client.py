@@ -11,7 +11,7 @@ import tempfile
 import time
 from typing import Optional
 
-from ..children import spawn_options
+from .children import spawn_options
 
 
 def describe_exit(returncode: int) -> str:

@@ -7,7 +7,7 @@ package ships the generators, not the data). Each test's model goes
                the same pass pipelines, the same CPU executor
 so the table shows, per ONNX op, what ttbench brings up and that it loses nothing the compiler can do.
 
-Tests run in worker processes (`python -m ttbench.conformance worker`, one test name per line on stdin, one JSON
+Tests run in worker processes (`python -m ttbench.fleet.conformance worker`, one test name per line on stdin, one JSON
 row per line on stdout), each test under a timeout: a test that hangs or crashes its worker is a row saying so,
 and the worker is replaced.
 """
@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .core import BadInput
+from ..core import BadInput
 
 TEST_TIMEOUT_S = 180.0
 ROW_MARK = "@@ttbench-conformance@@ "  # result lines; anything else a worker prints is not a result
@@ -119,7 +119,7 @@ def _first_line(text: str, limit: int = 240) -> str:
 
 def through_ttbench(case, tt: bool) -> dict:
     """{"reached": last stage ok, "cpu": "match"|"mismatch"|"error"|None, "tt": "ttnn"|"failed"|None, "error"}."""
-    from .pipeline import bringup
+    from ..pipeline import bringup
 
     inputs, expected = data_set(case)
     row = {"reached": None, "cpu": None, "tt": None, "error": None}
@@ -152,9 +152,9 @@ def through_bare_torch_mlir(case) -> dict:
     inference with data propagation, then the importer), the pass pipelines ttbench runs, the same CPU executor;
     arguments fed in graph-input order, the function renamed to @main so that the executor finds it. The import
     and the passes run in a forked copy: torch-mlir aborts the process on some types."""
-    from .children import ContainedFailure, call_in_fork
-    from .run.client import shared_client
-    from .run.whole import pjrt_text, run_text_on_device
+    from ..proc.children import ContainedFailure, call_in_fork
+    from ..proc.client import shared_client
+    from ..run.whole import pjrt_text, run_text_on_device
 
     inputs, expected = data_set(case)
     row = {"reached": None, "cpu": None, "error": None}
@@ -193,7 +193,7 @@ def _bare_lowering(model) -> tuple:
     from torch_mlir.extras import onnx_importer
     from torch_mlir.passmanager import PassManager
 
-    from .stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
+    from ..stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
 
     reached = None
     try:
@@ -235,7 +235,7 @@ def worker_main() -> int:
     """One test name per line on stdin -> one ROW_MARK JSON line per test on stdout."""
     import warnings
 
-    from .children import watch_parent
+    from ..proc.children import watch_parent
 
     watch_parent()
     warnings.filterwarnings("ignore")
@@ -250,14 +250,14 @@ def worker_main() -> int:
 
 
 class _Worker:
-    """A `python -m ttbench.conformance worker` child; ask() runs one test under a timeout."""
+    """A `python -m ttbench.fleet.conformance worker` child; ask() runs one test under a timeout."""
 
     def __init__(self, tt: bool):
-        from .children import spawn_options
+        from ..proc.children import spawn_options
 
         self.log = tempfile.TemporaryFile(mode="w+")  # its stderr: the last line explains a crash
         env = {**os.environ, "TTBENCH_CONFORMANCE_TT": "1" if tt else "0"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.conformance", "worker"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.fleet.conformance", "worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
                                      **spawn_options(env))
         self.ready = False
@@ -290,7 +290,7 @@ class _Worker:
         return self._read_row(time.monotonic() + timeout)
 
     def why(self) -> str:
-        from .run.client import describe_exit
+        from ..proc.client import describe_exit
 
         self.log.seek(0)
         tail = [l for l in self.log.read().splitlines() if l.strip()][-1:] or [""]
@@ -446,7 +446,7 @@ def markdown(rows: list, seconds: float = None, tt: bool = True) -> str:
 
 def write(rows: list, out_dir: str, seconds: float = None, tt: bool = True) -> list:
     """onnx_conformance.md and onnx_conformance.json in `out_dir` (written atomically)."""
-    from .export import write_text_atomic
+    from ..io.atomic import write_text_atomic
 
     if not os.path.isdir(out_dir):
         raise BadInput(f"--out {out_dir} is not a folder")

@@ -1,6 +1,6 @@
 """`ttbench sweep`: every zoo model through every frontend, in parallel worker processes, as one status table.
 
-Each (model, frontend) job is a child process (`python -m ttbench.sweep job ...`), so a native crash or a hang is a
+Each (model, frontend) job is a child process (`python -m ttbench.fleet.sweep job ...`), so a native crash or a hang is a
 row of the table, not the end of the sweep. Known failures live in one list, models/known_failures.json; the sweep
 marks them, and says when one starts passing (delete it from the list then).
 """
@@ -15,11 +15,11 @@ import threading
 import time
 from typing import Optional
 
-from . import models
-from .children import spawn_options, watch_parent
-from .core import FRONTENDS, BadInput
-from .export import write_text_atomic
-from .run.client import describe_exit
+from .. import models
+from ..proc.children import spawn_options, watch_parent
+from ..core import FRONTENDS, BadInput
+from ..io.atomic import write_text_atomic
+from ..proc.client import describe_exit
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
 JOB_TIMEOUT_S = 1200
@@ -40,18 +40,17 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
 def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
     child process)."""
-    import ttbench as tb
-
-    from .stages.fx import on_meta
+    from ..pipeline import bringup
+    from ..stages.fx import on_meta
 
     t0 = time.perf_counter()
-    m, x = tb.models.load(model)
+    m, x = models.load(model)
     meta = on_meta(m)
     if meta and frontend != "export":  # the other frontends run the model, and it has no numbers
         return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": None,
                 "error": None, "not_applicable": "built on the meta device: only torch.export traces it",
                 "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
-    b = tb.bringup(m, x, frontend=frontend, tt=tt, name=model)
+    b = bringup(m, x, frontend=frontend, tt=tt, name=model)
     ok_stages = [n for n, s in b.stages.items() if s.ok]
     failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
@@ -76,9 +75,9 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
 
 
 def _job_op_by_op(b, tt: bool) -> dict:
-    from .core import BadInput, ModelFailed
+    from ..core import BadInput, ModelFailed
     from .op_support import job_ops
-    from .run.devices import device
+    from ..run.devices import device
 
     tt_device = device("tt")
     name = "tt" if tt and (tt_device.usable or tt_device.compiles) else "cpu"
@@ -91,7 +90,7 @@ def _job_op_by_op(b, tt: bool) -> dict:
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
-        cmd = [sys.executable, "-m", "ttbench.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
+        cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
                str(int(ops))]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **spawn_options())
@@ -180,7 +179,7 @@ COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constant
 
 def _bytes_cell(row: dict) -> str:
     """'92 B / 16.6 KiB': what the constants take in the IR, then what the device holds for them."""
-    from .analysis.findings import human_bytes
+    from ..analysis.findings import human_bytes
 
     if row.get("constant_bytes") is None:
         return "-"
@@ -208,7 +207,7 @@ def markdown(rows: list) -> str:
 
 
 def html_page(rows: list) -> str:
-    from .render.tables import html_table
+    from ..render.tables import html_table
 
     return ("<!doctype html><meta charset='utf-8'><title>ttbench sweep</title><style>table{border-collapse:collapse;"
             "font:13px sans-serif}td,th{border:1px solid #999;padding:2px 6px}</style>"

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .core import BadInput
+from ..core import BadInput
 
 RAY_SLACK_S = 120.0  # beyond a job's own timeout, before the engine gives up on a Ray task
 
@@ -70,7 +70,7 @@ class RayEngine:
     _started: bool = field(default=False, repr=False)
 
     def __post_init__(self):
-        from .optional import ray as ray_piece
+        from ..optional import ray as ray_piece
 
         piece = ray_piece()
         if not piece.available:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .core import BadInput
+from ..core import STAGES, BadInput
 
 DB_NAME = "ttbench_results.sqlite"
 SCHEMA = """
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS stages (
 CREATE INDEX IF NOT EXISTS jobs_by_run ON jobs(run_id);
 """
 # Stages in pipeline order, for "the furthest stage moved": later is better.
-ORDER = ("fx", "onnx", "torchfx", "stablehlo", "ttir", "ttnn")
+ORDER = STAGES  # furthest-stage ranks
 TIME_FACTOR = 2.0  # a job this many times slower (and at least MIN_SLOWER_S slower) is reported
 MIN_SLOWER_S = 5.0
 PCC_DROP = 1e-4
@@ -47,7 +47,7 @@ def default_path(out: Optional[str] = None) -> str:
     """Beside the sweep's output when it has one; else in ttbench's cache folder (one history per user)."""
     if out:
         return os.path.join(out, DB_NAME)
-    from .tt_plugin import cache_dir
+    from ..tt.plugin import cache_dir
 
     return os.path.join(cache_dir(), DB_NAME)
 
@@ -70,7 +70,7 @@ def connect(path: str) -> sqlite3.Connection:
 
 
 def start_run(db: sqlite3.Connection, kind: str, label: Optional[str] = None) -> int:
-    from .optional import versions
+    from ..optional import versions
 
     machine = f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus"
     with db:

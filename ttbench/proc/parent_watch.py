@@ -1,6 +1,6 @@
 """Exit when the process that started this one is gone. A plain module with no imports from ttbench, so the
 worker scripts (tt_worker.py, mlir_worker.py), which must not import the package (it imports torch), can use it
-from their own folder; ttbench.children.watch_parent is the same function."""
+from their own folder; ttbench.proc.children.watch_parent is the same function."""
 import os
 import threading
 import time

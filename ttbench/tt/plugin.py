@@ -18,13 +18,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import optional
-from .children import spawn_options
-from .core import CompilerFailure
+from .. import optional
+from ..proc.children import spawn_options
+from ..core import CompilerFailure
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
-WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tt_worker.py")
+WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "proc", "tt_worker.py")
 TARGET_COMPILE_ONLY = "compiled for Blackhole P150, compile-only: no device"
 TARGET_DEVICE = "compiled for the Tenstorrent device found on this machine"
 
@@ -232,7 +232,7 @@ class CompileSession:
         self._stack = contextlib.ExitStack()
 
     def __enter__(self):
-        from .run.client import WorkerClient
+        from ..proc.client import WorkerClient
 
         piece = optional.tt_plugin()
         if not piece.available:
@@ -261,7 +261,7 @@ class CompileSession:
         it also executes and returns the outputs."""
         import numpy as np
 
-        from .run.client import WorkerDied
+        from ..proc.client import WorkerDied
 
         source, export = os.path.join(workdir, "input.stablehlo.mlir"), os.path.join(workdir, "export")
         feeds = os.path.join(workdir, "inputs.npz") if inputs is not None and self.executes else None
@@ -304,7 +304,7 @@ def stopped_at(log: str) -> Optional[str]:
     """Where the compiler's first located error points: "model.py:7 (failed to legalize operation
     'stablehlo.reduce_window')", or None. ttbench hands over StableHLO located at the model's source lines, so
     this is the user's line (first_failing_op confirms the op by compiling ops alone)."""
-    from .ir.locations import LocTable, user_frame
+    from ..ir.locations import LocTable, user_frame
 
     table = LocTable("")
     for line in log.splitlines():

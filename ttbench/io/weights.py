@@ -11,7 +11,7 @@ import os
 import numpy as np
 import torch
 
-from .core import BadInput
+from ..core import BadInput
 
 
 def load_argument_values(b, weights) -> None:

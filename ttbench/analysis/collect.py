@@ -1,0 +1,27 @@
+"""Every analysis over a Bringup's stages, in one call: `analyze(b)` -> Findings."""
+from __future__ import annotations
+
+from .constants import DEFAULT_MIN_BYTES, analyze_constants
+from .coverage import analyze_coverage
+from .findings import Findings, FindingsSummary
+from .inplace import analyze_inplace
+from .repeats import stage_repeats
+from .semantics import analyze_semantics
+from .verifier import analyze_verifier
+
+
+def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
+    """Every finding of every stage, with the per-stage summary (constants below `min_bytes` that are not
+    weights are counted but not listed)."""
+    findings, columns = [], {name: {} for name in bringup.stages}
+    for run in (analyze_inplace, analyze_verifier, lambda b: analyze_constants(b, min_bytes), analyze_coverage,
+                analyze_semantics):
+        found, cols = run(bringup)
+        findings.extend(found)
+        for stage, values in cols.items():
+            columns[stage].update(values)
+    rows = []
+    for name, stage in bringup.stages.items():
+        status = "ok" if stage.ok else ("skipped" if (stage.error or "").startswith("skipped") else "failed")
+        rows.append({"stage": name, "status": status, "ops": len(stage.ops), **columns[name]})
+    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup))

@@ -1,0 +1,59 @@
+"""Writing one file so that readers never see half of it, and never through a planted symlink.
+
+The lowest rung of io/: renderers, the results database and export folders all write through here.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+from ..core import BadInput
+
+
+def write_text_atomic(path: str, text: str) -> str:
+    """Write `text` to a new, unpredictable temporary file beside `path` (O_EXCL: never through a planted symlink)
+    and rename it into place: readers never see half a file. A folder at `path` is bad input."""
+    return _write_atomic(path, lambda f: f.write(text.encode()))
+
+
+def write_npz_atomic(path: str, arrays: dict) -> str:
+    """numpy's .npz of `arrays` (name -> array), written like write_text_atomic. The name is kept as given
+    (numpy would append .npz to a path without it)."""
+    import numpy as np
+
+    return _write_atomic(path, lambda f: np.savez(f, **arrays))
+
+
+def _write_atomic(path, write) -> str:
+    path = os.fspath(path)
+    directory = check_file_target(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.chmod(tmp, 0o666 & ~umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def check_file_target(path) -> str:
+    """A file ttbench may write (an HTML page, a table): not a folder, in a folder the user can write.
+    -> that folder. BadInput otherwise, before any work."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise BadInput(f"{path} is a folder: give a file path to write")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot write {path}: {directory} is not a folder you can write")
+    return directory
+
+
+def umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
