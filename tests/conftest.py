@@ -32,3 +32,22 @@ def zoo_bringup():
 @pytest.fixture(autouse=True)
 def _seed():
     torch.manual_seed(0)
+
+
+# Test tiers (issue 27): every test carries the marks of what it needs, so `make test-fast` can leave the slow
+# parts out while `make test` runs everything. Marked by file: each file's tests share what they drive.
+TIER_FILES = {
+    "browser": {"test_browser.py", "test_model_explorer.py"},  # Debian's chromium through Playwright
+    "tt": {"test_tt.py", "test_interp.py", "test_llm.py", "test_op_by_op.py"},  # TT compiles are their subject
+    "subprocess": {"test_cli.py", "test_sweep.py", "test_conformance.py", "test_hostile.py"},  # the CLI, children
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = item.path.name
+        if name.endswith(".ipynb"):
+            item.add_marker(pytest.mark.notebook)
+        for mark, files in TIER_FILES.items():
+            if name in files:
+                item.add_marker(getattr(pytest.mark, mark))
