@@ -2,6 +2,7 @@
 import os
 import re
 import subprocess
+import time
 
 import pytest
 import torch
@@ -116,6 +117,26 @@ def test_unlowerable_op_keeps_earlier_stages_and_names_the_stage():
     assert b.stages["ttnn"].error == "skipped: stablehlo failed"
     with pytest.raises(RuntimeError, match="stablehlo"):
         tb.bringup(Unlowerable(), (torch.randn(2, 8),), tt=False, strict=True)
+
+
+def test_a_hung_pass_pipeline_is_the_stages_error_not_a_hung_bringup(monkeypatch):
+    # TTBENCH_MLIR_WORKER_FAULT=hang:TEXT makes the pass worker hang in the pipeline whose description holds TEXT, as
+    # a pass stuck in a loop would; the wait on it has a deadline (TTBENCH_PASS_TIMEOUT) and the worker is killed.
+    import psutil
+
+    monkeypatch.setenv("TTBENCH_MLIR_WORKER_FAULT", "hang:StableHLO")
+    monkeypatch.setenv("TTBENCH_PASS_TIMEOUT", "3")
+    m, x = tb.models.load("mlp")
+    t0 = time.perf_counter()
+    b = tb.bringup(m, x, tt=False)
+    assert time.perf_counter() - t0 < 60
+    assert b.stages["fx"].ok and b.stages["torchfx"].ok
+    st = b.stages["stablehlo"]
+    assert not st.ok and st.error.startswith("stablehlo:") and "did not finish in 3 s" in st.error, st.error
+    assert "TTBENCH_PASS_TIMEOUT" in st.error
+    hung = [c for c in psutil.Process().children(recursive=True)
+            if any("mlir_worker.py" in part for part in c.cmdline()) and c.status() != psutil.STATUS_ZOMBIE]
+    assert not hung, hung  # killed, not left running
 
 
 class ConvBnUpsample(torch.nn.Module):

@@ -9,8 +9,18 @@ graph. Exit 0: OUT holds the lowered module (bytecode, locations kept). Exit 3: 
 line is "failed: DESCRIPTION", the diagnostics are on stderr. A crash (a signal) leaves stdout's last "running:"
 line to say which pipeline it was in. It imports only torch_mlir (and its job runs once: one worker, one job).
 """
-import os
 import sys
+
+
+def _inject_fault(fault: str, description: str) -> None:
+    """For testing the parent's deadline: "hang:TEXT" (TTBENCH_MLIR_WORKER_FAULT, sent with the job) makes the
+    pipeline whose description holds TEXT never finish, as a pass stuck in a loop would."""
+    kind, _, needle = fault.partition(":")
+    if kind == "hang" and needle in description:
+        import time
+
+        while True:
+            time.sleep(60)
 
 
 def main(argv) -> int:
@@ -46,6 +56,7 @@ def main(argv) -> int:
                 return 3
         for pipeline, description in job["pipelines"]:
             print(f"running: {description}", flush=True)
+            _inject_fault(job.get("fault") or "", description)
             diagnostics.clear()
             try:
                 PassManager.parse(pipeline).run(module.operation)

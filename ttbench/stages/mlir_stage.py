@@ -100,6 +100,8 @@ def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> st
     return f"{stage_name}: {first.strip()[:300]}"
 
 
+# How long one lowering may take before ttbench calls the pass pipeline hung (TTBENCH_PASS_TIMEOUT overrides).
+PASS_TIMEOUT_S = 900.0
 WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "proc", "mlir_worker.py")
 _SPARE_LOCK = threading.Lock()
 _spare: list = []  # at most one worker started ahead of its job (see prestart_worker)
@@ -113,6 +115,16 @@ def _spawn_worker():
 
     return subprocess.Popen([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
+
+
+def _kill(worker) -> None:
+    """The worker and anything it started: it runs in a session of its own (spawn_options)."""
+    import signal
+
+    try:
+        os.killpg(worker.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def prestart_worker() -> None:
@@ -137,6 +149,7 @@ def run_pipelines(module, pipelines: list):
     death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected."""
     import json
     import signal
+    import subprocess
 
     from torch_mlir import ir
 
@@ -148,8 +161,18 @@ def run_pipelines(module, pipelines: list):
         with open(source, "wb") as f:
             f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
         worker = _take_worker()
-        stdout, stderr = worker.communicate(json.dumps({"in": source, "out": out,
-                                                        "pipelines": [list(p) for p in pipelines]}) + "\n")
+        job = {"in": source, "out": out, "pipelines": [list(p) for p in pipelines],
+               "fault": os.environ.get("TTBENCH_MLIR_WORKER_FAULT", "")}
+        deadline = float(os.environ.get("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S))
+        try:
+            stdout, stderr = worker.communicate(json.dumps(job) + "\n", timeout=deadline)
+        except subprocess.TimeoutExpired:
+            _kill(worker)
+            stdout, _ = worker.communicate()
+            steps = [l.split(": ", 1)[1] for l in stdout.splitlines() if l.startswith("running: ")]
+            raise CompilerFailure(f"torch-mlir's {steps[-1] if steps else pipelines[0][1]} did not finish in "
+                                  f"{deadline:g} s (a hung pass); set TTBENCH_PASS_TIMEOUT to more seconds if it "
+                                  f"only needs longer") from None
         if worker.returncode == 0 and os.path.isfile(out):
             module.context.load_all_available_dialects()  # what the passes loaded in the child
             with module.context, open(out, "rb") as f:
