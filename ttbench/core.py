@@ -206,7 +206,7 @@ class Stage:
 
     @classmethod
     def skipped(cls, name: str, failed: str) -> "Stage":
-        return cls(name=name, ok=False, error=f"skipped: {failed} failed")
+        return cls(name=StageName(name), ok=False, error=f"skipped: {failed} failed")
 
     def summary(self) -> dict:
         return {

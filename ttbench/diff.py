@@ -99,7 +99,7 @@ def _normalise(text: str, hashes: dict) -> str:
     return _SSA_RE.sub("%", text)
 
 
-def _mlir_side_ops(ir: str, hashes: dict) -> tuple:
+def _mlir_side_ops(ir: str, hashes: dict) -> list:
     from .ir.text import parse_ops
 
     ops = []
@@ -209,9 +209,9 @@ def load_side(path: str) -> Side:
     schemas = {"run.json": folders.RUN_SCHEMA, "op_by_op.json": folders.OP_BY_OP_SCHEMA}
     extra = {}
     for n in COMPARED_FILES:
-        fpath = folders.optional_file(root, n, n)
-        if fpath:
-            extra[n] = folders.read_json(fpath, schemas[n], n)
+        extra_path = folders.optional_file(root, n, n)
+        if extra_path:
+            extra[n] = folders.read_json(extra_path, schemas[n], n)
     return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra)
 
 
@@ -335,9 +335,9 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
         d = StageDiff(stage=name)
         ok_a, ok_b = bool(sa and sa["ok"]), bool(sb and sb["ok"])
         if ok_a != ok_b:
-            d.status = ("ok" if ok_a else f"failed: {sa['error'] if sa else 'absent'}",
-                        "ok" if ok_b else f"failed: {sb['error'] if sb else 'absent'}")
-        if ok_a and ok_b:
+            d.status = ("ok" if ok_a else f"failed: {sa['error'] if sa is not None else 'absent'}",
+                        "ok" if ok_b else f"failed: {sb['error'] if sb is not None else 'absent'}")
+        if sa and sb and ok_a and ok_b:
             d.op_changes, d.moved, d.histogram = _compare_ops(sa["ops"], sb["ops"])
             d.constants = _compare_constants(sa["ops"], sb["ops"])
             if d.op_changes or d.moved or d.constants:
@@ -401,7 +401,7 @@ def diff(a, b, stage: Optional[str] = None) -> IRDiff:
                 paths.append(side.export(os.path.join(tmp, f"side{i}")))
             else:
                 raise BadInput(f"diff takes Bringups or export folders, got {type(side).__name__}")
-        result = diff_folders(*paths, stage=stage)
+        result = diff_folders(paths[0], paths[1], stage=stage)
         for i, side in enumerate((a, b)):
             if not isinstance(side, (str, os.PathLike)):
                 setattr(result, "ab"[i], f"<Bringup {side.model_name} {side.frontend} {side.params}>")

@@ -17,7 +17,7 @@ from typing import Optional
 
 import numpy as np
 
-from .core import ArgInfo, BadInput, InternalError, Stage
+from .core import ArgInfo, BadInput, InternalError, Stage, StageName
 
 HOIST_TARGETS = ("args", "globals")
 HOISTABLE_OPS = ("stablehlo.constant", "arith.constant", "torch.vtensor.literal", "onnx.Constant")
@@ -110,7 +110,7 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
             raise BadInput(f"stage {stage_or_module.name} has no module to hoist from (only torchfx and stablehlo)")
         name, module = stage_or_module.name, stage_or_module.module
     else:
-        name, module = "stablehlo", stage_or_module
+        name, module = StageName.STABLEHLO, stage_or_module
     new_module = clone_module(module)
     tensors, weights = _hoist_in_place(new_module, min_numel, to, mutable, weight_names or {})
     new_stage = mlir_stage(name, new_module, 0.0, meta={"hoisted": {"to": to, "min_numel": min_numel,
@@ -137,7 +137,9 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
         raise BadInput("to='globals' needs builtin tensors: hoist the stablehlo stage (torch-dialect values are "
                        "!torch.vtensor), or use to='args'")
     block = main.regions[0].blocks[0]
-    tensors, weights, blobs = [], {}, None
+    tensors: list = []
+    weights: dict = {}
+    blobs = None
     with module.context:
         for child in list(block.operations):
             operation = child.operation

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import os
+from typing import Optional
 
 from .core import BadInput
 
@@ -35,6 +36,8 @@ def _loader(name: str):
         raise BadInput(f"unknown model {name!r}: `ttbench models` lists the zoo ({', '.join(names())})")
     path = os.path.join(ZOO_DIR, name, "loader.py")
     spec = importlib.util.spec_from_file_location(f"ttbench_zoo_{name}", path)
+    if spec is None or spec.loader is None:
+        raise BadInput(f"cannot load {path} as Python code")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -43,7 +46,7 @@ def _loader(name: str):
 WEIGHT_MODES = ("random", "meta")
 
 
-def load(name: str, weights: str = None):
+def load(name: str, weights: Optional[str] = None):
     """(model in eval mode, tuple of example inputs). NAME:VARIANT picks one of a loader's VARIANTS
     (llama_8b:decode: one decode step with a static KV cache).
 

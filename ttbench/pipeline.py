@@ -7,14 +7,14 @@ import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import torch
 
 from .tt import plugin as tt_plugin
-from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, BadInput, CompilerFailure, InternalError, view_method,
-                   Stage)
+from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, ArgInfo, BadInput, CompilerFailure, Frontend,
+                   InternalError, ParamsMode, Stage, view_method)
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .stages.mlir_stage import compiler_error, prestart_worker
 
@@ -26,21 +26,24 @@ class StageFailed(RuntimeError):
 @dataclass
 class Bringup:
     model_name: str  # zoo name, file name or class name
-    frontend: str  # "export", "dynamo" or "onnx"
-    params: str  # "args" or "inline"
+    frontend: Frontend
+    params: ParamsMode
     stages: "OrderedDict[str, Stage]"  # pipeline order
-    arguments: list = field(default_factory=list)  # ArgInfo per MLIR function argument, in order
+    arguments: list[ArgInfo] = field(default_factory=list)  # per MLIR function argument, in order
     argument_values: list = field(default_factory=list)  # the tensors to feed, aligned with `arguments`
     example_inputs: tuple = ()
     model: object = None  # what was brought up (nn.Module, path or ModelProto)
     seconds: float = 0.0
     weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
     fx_graph: object = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
-    hoisted: object = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
-    _findings: object = field(default=None, repr=False)
+    hoisted: Any = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
+    _findings: Any = field(default=None, repr=False)
 
     _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
     save_html = view_method("Bringup.save_html", "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
+
+    def __post_init__(self):
+        self.frontend, self.params = Frontend(self.frontend), ParamsMode(self.params)
 
     @property
     def ok(self) -> bool:
@@ -112,7 +115,7 @@ class Bringup:
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
                          expected=expected, precision=precision)
 
-    def op_by_op(self, device: str = "cpu", stage: str = None, mode: str = "isolated", pcc: float = 0.99,
+    def op_by_op(self, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated", pcc: float = 0.99,
                  atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True,
                  weights=None):
         """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
@@ -152,7 +155,7 @@ class Bringup:
         failed = report.failed()
         return failed[0] if failed else None
 
-    def export(self, directory: str, extra_files: dict = None) -> str:
+    def export(self, directory: str, extra_files: Optional[dict] = None) -> str:
         from .io.export import write_bringup
 
         return write_bringup(self, directory, extra_files)
@@ -168,6 +171,14 @@ class Bringup:
 
 _FRAMEWORK_PACKAGES = ("torch", "torch_mlir", "onnx", "onnxscript", "onnx_ir", "jax", "jaxlib", "onnxruntime")
 _TTBENCH_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _first_failed(b: Bringup) -> Stage:
+    """The stage that failed, in a bringup known not to be ok."""
+    failed = b.failed_stage
+    if failed is None:
+        raise InternalError(f"{b.model_name}: a failed stage was expected; {REPORT_BUGS}")
+    return failed
 
 
 def is_internal_error(exc: BaseException) -> bool:
@@ -286,7 +297,7 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         model = model.eval()
         if fx.on_meta(model):
             _validate_meta(frontend, params, hoist)
-    names = FRONTEND_STAGES[frontend]
+    names = FRONTEND_STAGES[Frontend(frontend)]
     own_bar = StageBar(names if tt else names[:3], name or _model_name(model)) \
         if progress is None and in_notebook() else None
     try:
@@ -384,11 +395,11 @@ def _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, n
         run("ttir", compile_both)
         if progress:
             progress("ttnn")
-        stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", result.failed_stage.name)
+        stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", _first_failed(result).name)
         _finished(stages["ttnn"])
     for stage in stages.values():
         stage._owner = result
     if strict and not result.ok:
-        raise StageFailed(result.failed_stage.error)
+        raise StageFailed(_first_failed(result).error)
     result.seconds = time.perf_counter() - t_start
     return result

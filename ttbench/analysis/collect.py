@@ -13,7 +13,8 @@ from .verifier import analyze_verifier
 def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     """Every finding of every stage, with the per-stage summary (constants below `min_bytes` that are not
     weights are counted but not listed)."""
-    findings, columns = [], {name: {} for name in bringup.stages}
+    findings: list = []
+    columns: dict = {name: {} for name in bringup.stages}
     for run in (analyze_inplace, analyze_verifier, lambda b: analyze_constants(b, min_bytes), analyze_coverage,
                 analyze_semantics):
         found, cols = run(bringup)

@@ -10,7 +10,7 @@ import hashlib
 
 import numpy as np
 
-from ..core import Stage
+from ..core import FindingKind, Stage
 from .findings import Finding, human_bytes
 
 DEFAULT_MIN_BYTES = 1024
@@ -61,7 +61,7 @@ def mlir_stage_constants(stage: Stage, by_digest: dict) -> list:
 def weights_by_digest(weight_tensors: dict, min_bytes: int = 0) -> dict:
     """{sha1 of a weight's bytes: (name, role)} for the model's weights of at least `min_bytes` (the first name
     wins when two weights hold the same bytes): how constants are named by content."""
-    out = {}
+    out: dict = {}
     for name, (role, tensor) in weight_tensors.items():
         if tensor.is_meta:  # no bytes (a model built on the meta device): no constant can be this weight
             continue
@@ -103,7 +103,7 @@ def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
                     if c["splat"] else f"{human_bytes(c['nbytes'])} in the IR and on the device")
             shape = "x".join(map(str, c["shape"])) or "scalar"
             findings.append(Finding(
-                kind="constant", stage=stage.name, op=c["op"], location=c["location"], nbytes=c["nbytes"],
+                kind=FindingKind.CONSTANT, stage=stage.name, op=c["op"], location=c["location"], nbytes=c["nbytes"],
                 message=f"{what}: {shape} {c['dtype']}, {size}",
                 details={"index": c["index"], "name": c["name"], "role": c["role"], "shape": c["shape"],
                          "dtype": c["dtype"], "embedded_bytes": c["embedded_bytes"], "splat": c["splat"]}))

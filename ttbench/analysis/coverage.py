@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..core import FindingKind
 from .findings import Finding
 from .op_kinds import needs_location
 
@@ -39,13 +40,13 @@ def analyze_coverage(bringup):
         unlocated = [op for op in stage.ops if needs_location(op.name) and op.location is None]
         if unlocated and not any(op.location for op in stage.ops):
             hint = _fx_trace_setting() if stage.name in ("fx", "torchfx") else ""
-            findings.append(Finding(kind="location_lost", stage=stage.name, op=None, location=None,
+            findings.append(Finding(kind=FindingKind.LOCATION_LOST, stage=stage.name, op=None, location=None,
                                     message=f"no op of {stage.name} has a source location ({len(unlocated)} ops)."
                                             + hint, details={"unlocated": len(unlocated)}))
         else:
             for name, count in sorted(Counter(op.name for op in unlocated).items()):
                 first = next(op for op in unlocated if op.name == name)
-                findings.append(Finding(kind="location_lost", stage=stage.name, op=name, location=None,
+                findings.append(Finding(kind=FindingKind.LOCATION_LOST, stage=stage.name, op=name, location=None,
                                         message=f"{count} {name} op(s) without a source location",
                                         details={"count": count, "index": first.index}))
         if previous is not None and stage.ops:
@@ -58,7 +59,7 @@ def analyze_coverage(bringup):
             for loc in lost:
                 names = sorted({op.name for op in previous.ops if op.location == loc and needs_location(op.name)})
                 findings.append(Finding(
-                    kind="location_lost", stage=stage.name, op=None, location=loc,
+                    kind=FindingKind.LOCATION_LOST, stage=stage.name, op=None, location=loc,
                     message=f"{loc.short} has {before[loc]} op(s) in {previous.name} ({', '.join(names[:3])}"
                             f"{', ...' if len(names) > 3 else ''}) and none in {stage.name}; {why}",
                     details={"previous_stage": previous.name, "previous_ops": names}))

@@ -106,7 +106,7 @@ def _fmt(key: str, value) -> str:
     return str(value)
 
 
-def human_bytes(n: int) -> str:
+def human_bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if abs(n) < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -125,7 +125,8 @@ class Findings(list):
     def folded(self) -> list:
         """[(finding, times)]: a finding in a repeated block after the first is counted with its twin in the first
         block (same kind and message at the same position), so 32 layers' worth reads as one line "x32"."""
-        out, at = [], {}
+        out: list = []
+        at: dict = {}
         for f in self:
             r = self.repeats.get(f.stage)
             index = f.details.get("index") if isinstance(f.details, dict) else None

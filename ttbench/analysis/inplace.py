@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import Stage
+from ..core import FindingKind, Stage
 from ..stages.fx import fx_node_mutates
 from .findings import Finding
 from .op_kinds import needs_location
@@ -80,7 +80,7 @@ def analyze_inplace(bringup):
         for op in ops:
             lin = lineage(op, later) if op.location else {}
             findings.append(Finding(
-                kind="inplace", stage=stage.name, op=op.name, location=op.location,
+                kind=FindingKind.INPLACE, stage=stage.name, op=op.name, location=op.location,
                 message=f"{op.name} mutates its input" + (f" -> {_describe(lin)}" if lin else
                                                           " (no source location to follow it by)"),
                 details={"index": op.index, "lineage": lin}))
@@ -97,7 +97,7 @@ def _state_updates(stage: Stage) -> list:
         loc = SourceLoc(m["file"], m["line"]) if m.get("file") else None
         how = f"by {m['op']}" if m.get("op") else "through a view"
         out.append(Finding(
-            kind="inplace", stage=stage.name, op=m.get("op"), location=loc,
+            kind=FindingKind.INPLACE, stage=stage.name, op=m.get("op"), location=loc,
             message=f"{m['kind']} {m['target']} is updated in place {how} (role 'cache'): torch.export "
                     f"functionalized it, and the graph returns its new value as output {m['output']}",
             details={"argument": m["target"], "output": m["output"]}))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 import torch.fx
 
-from ..core import Op
+from ..core import FindingKind, Op, StageName
 from .findings import Finding
 
 # An error this far below the documented reading's is "the other reading matches".
@@ -88,14 +88,14 @@ def analyze_semantics(b) -> tuple:
                   for name, fn in READINGS[op.name].items()}
         documented = next(iter(errors))
         tolerance = 2e-6 * max(1.0, float(reference.abs().max()))  # float32 rounding stays well below
-        best = min(errors, key=errors.get)
+        best = min(errors, key=lambda name: errors[name])
         if errors[documented] <= tolerance or best == documented or \
                 errors[best] * _CLEARLY_CLOSER > errors[documented]:
             continue
         where = f" (module {op.module})" if op.module else ""
         readings = "; ".join(f"read as {name}: max |error| {err:.3g}" for name, err in errors.items())
         findings.append(Finding(
-            kind="semantic", stage="ttnn", op=op.name, location=op.location,
+            kind=FindingKind.SEMANTIC, stage=StageName.TTNN, op=op.name, location=op.location,
             message=(f"{op.name}{where} does not compute what its source line computes in PyTorch "
                      f"({fx_op.name}): {readings}. The interpreter uses the documented reading ({documented}); the "
                      f"line matches the {best} reading, so the compiler changed the op's meaning"),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import MLIR_STAGES
+from ..core import FindingKind, MLIR_STAGES
 from ..ir.locations import LocTable, user_frame
 from .findings import Finding
 
@@ -32,9 +32,9 @@ def analyze_verifier(bringup):
             continue
         matches = _ERROR_RE.findall(error)
         for where, op, what in matches:
-            findings.append(Finding(kind="verifier", stage=stage.name, op=op, location=_location(where),
+            findings.append(Finding(kind=FindingKind.VERIFIER, stage=stage.name, op=op, location=_location(where),
                                     message=f"'{op}' op {what.strip()}", details={"diagnostic": error[:2000]}))
         if not matches:
-            findings.append(Finding(kind="verifier", stage=stage.name, op=None, location=None,
+            findings.append(Finding(kind=FindingKind.VERIFIER, stage=stage.name, op=None, location=None,
                                     message=error.splitlines()[-1][:300], details={"diagnostic": error[:2000]}))
     return findings, columns

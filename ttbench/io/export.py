@@ -11,6 +11,7 @@ import os
 import pathlib
 import shutil
 import tempfile
+from typing import Optional
 
 from ..core import MLIR_STAGES, BadInput
 from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
@@ -117,7 +118,7 @@ def check_export_target(directory: str) -> str:
     return path
 
 
-def write_bringup(b, directory: str, extra_files: dict = None) -> str:
+def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
     """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path.
     Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
     from ..proc.scratch import remove_orphans

@@ -174,7 +174,7 @@ def _parse_value(s: str, i: int):
 
 
 def _parse_sequence(s: str, i: int, close: str):
-    items = []
+    items: list = []
     i = _skip_space(s, i)
     if s.startswith(close, i):
         return items, i + 1

@@ -18,7 +18,7 @@ _FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)', re.M)  # a file name may 
 def _framework_dirs() -> tuple:
     import importlib.util
 
-    dirs = []
+    dirs: list = []
     for name in ("torch", "torch_mlir", "onnxscript", "onnx_ir", "onnx", "jax", "ttbench"):
         spec = importlib.util.find_spec(name)
         if spec is None:  # an optional framework that is not installed has no frames to skip
@@ -130,10 +130,13 @@ class LocTable:
         if depth > 64:
             raise RecursionError
         if s.startswith("#loc", i):
-            alias = _ALIAS_RE.match(s, i).group(0)
+            found = _ALIAS_RE.match(s, i)
+            if found is None:
+                raise ValueError(f"malformed location alias at {i}")
+            alias = found.group(0)
             body = self.aliases.get(alias, "unknown")
-            frames, _ = self._parse(body, 0, depth + 1, modules)
-            return frames, i + len(alias)
+            aliased, _ = self._parse(body, 0, depth + 1, modules)
+            return aliased, i + len(alias)
         if s.startswith("unknown", i):
             return [], i + len("unknown")
         if s.startswith("callsite(", i):

@@ -82,7 +82,7 @@ def _brace_delta(line: str) -> int:
 def _value_names(head: str):
     """(results, operands) SSA names of an op's printed head; `%0:2 = ...` defines %0#0 and %0#1."""
     m = _RESULTS_RE.match(head)
-    results = []
+    results: list = []
     if m:
         for part in m.group(1).split(", "):
             name, _, count = part.partition(":")

@@ -1,0 +1,25 @@
+"""mypy over the records, the IR readers, the analyses and the public API (the files pyproject.toml's [tool.mypy]
+names): a record built or read with the wrong type fails here, before any model runs."""
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_the_typed_core_is_clean_under_mypy(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")], cwd=REPO,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_would_catch_a_stage_built_from_a_bare_string(tmp_path):
+    # The check has teeth: a record field typed with a closed set refuses a plain str argument.
+    probe = tmp_path / "probe.py"
+    probe.write_text("from ttbench.analysis.findings import Finding\n"
+                     "def f(kind: str) -> Finding:\n"
+                     "    return Finding(kind=kind, stage='fx', op=None, location=None, message='')\n")
+    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "--follow-imports",
+                        "silent", "--ignore-missing-imports", str(probe)], cwd=REPO, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 1 and "FindingKind" in r.stdout, r.stdout + r.stderr
