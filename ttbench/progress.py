@@ -1,9 +1,11 @@
-"""Progress for long work, where the user is: a tqdm.auto bar in notebooks (the CLI has its own line, cli.Progress),
-and the framework warnings that are not the user's business kept out of their output."""
+"""Progress for long work, where the user is: a tqdm.auto bar in notebooks, a line on stderr in the CLI
+(ProgressLine), and the framework warnings that are not the user's business kept out of their output."""
 from __future__ import annotations
 
 import contextlib
 import sys
+import threading
+import time
 import warnings
 
 
@@ -50,3 +52,63 @@ def quiet_framework_warnings():
         for message in _FRAMEWORK_WARNINGS:
             warnings.filterwarnings("ignore", message=message, category=FutureWarning)
         yield
+
+
+class ProgressLine:
+    """A progress line on stderr: which stage runs and for how long (ticking while a stage is silent: an 8B model's
+    capture takes seconds), then each stage's op count as it ends."""
+
+    TICK_S = 1.0  # on a terminal; a log gets a line every LOG_TICK_S instead
+    LOG_TICK_S = 15.0
+
+    def __init__(self, stages, stream=sys.stderr):
+        self.stages, self.stream, self.t0 = list(stages), stream, time.perf_counter()
+        self.tty = stream.isatty()
+        self.current, self.since = None, self.t0
+        self.lock, self.stop = threading.Lock(), threading.Event()
+        self.ticker = threading.Thread(target=self._tick, daemon=True)
+        self.ticker.start()
+
+    def _line(self) -> str:
+        i = self.stages.index(self.current) + 1 if self.current in self.stages else 0
+        now = time.perf_counter()
+        return (f"[{i}/{len(self.stages)}] {self.current:<10} {now - self.since:6.1f}s "
+                f"(total {now - self.t0:.1f}s)")
+
+    def _write(self, line: str, newline: bool) -> None:
+        with self.lock:
+            if self.tty:
+                self.stream.write("\r" + line.ljust(60) + ("\n" if newline else ""))
+            else:
+                self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def _tick(self) -> None:
+        last = time.perf_counter()
+        while not self.stop.wait(self.TICK_S):
+            if self.current is None:
+                continue
+            if self.tty:
+                self._write(self._line(), newline=False)
+            elif time.perf_counter() - last >= self.LOG_TICK_S:
+                last = time.perf_counter()
+                self._write(self._line() + " still running", newline=True)
+
+    def __call__(self, stage):
+        self.current, self.since = stage, time.perf_counter()
+        self._write(self._line(), newline=not self.tty)
+
+    def finished(self, stage) -> None:
+        if stage.error and stage.error.startswith("skipped"):
+            return
+        what = f"{len(stage.ops)} ops" if stage.ok else "failed"
+        self._write(f"      {stage.name:<10} {what}, {time.perf_counter() - self.since:.1f}s", newline=True)
+
+    def done(self):
+        self.stop.set()
+        self.current = None
+        if self.tty:
+            with self.lock:
+                self.stream.write("\r" + " " * 60 + "\r")
+                self.stream.flush()
+

@@ -1,0 +1,6 @@
+"""`python -m ttbench.cli`."""
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,175 @@
+"""The `ttbench` command line: its grammar (build_parser) and the value parsers that turn bad input into one line."""
+from __future__ import annotations
+
+import math
+import argparse
+import sys
+
+from ..core import BadInput, FRONTENDS, PARAMS_MODES, check_input_size
+from ..tt.plugin import DEFAULT_TIMEOUT_S
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, instead of argparse's usage block
+        print(f"ttbench: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        sys.exit(2)
+
+
+def parse_shape(text: str) -> tuple:
+    try:
+        shape = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        raise BadInput(f"--input-shape {text!r} is not a shape like 1x3x224x224") from None
+    if not shape or any(d <= 0 for d in shape):
+        raise BadInput(f"--input-shape {text!r} must have positive dimensions")
+
+    check_input_size(f"--input-shape {text}", shape, 8)  # the widest element type it may become
+    return shape
+
+
+def port(text: str) -> int:
+    """argparse type for a TCP port on 127.0.0.1: 1-65535, or 0 for a free one."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (1-65535, or 0 for a free one)")
+    return int(text)
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type for timeouts: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds above 0")
+    return value
+
+
+def parse_hoist(text):
+    """'1024' or '1024:globals' -> dict(min_numel=1024, to=...)."""
+    if text is None:
+        return None
+    numel, _, to = text.partition(":")
+    if not numel.isdigit():
+        raise BadInput(f"--hoist {text!r} must be MIN_NUMEL[:args|globals], e.g. 1024 or 1024:globals")
+    if to and to not in ("args", "globals"):
+        raise BadInput(f"--hoist target {to!r} must be args or globals")
+    return {"min_numel": int(numel), "to": to or "args"}
+
+
+def parse_dims(items) -> dict:
+    """['batch=1', 'seq=128'] -> {'batch': 1, 'seq': 128}."""
+    dims = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value.isdigit() or int(value) <= 0:
+            raise BadInput(f"--dim {item!r} must be NAME=VALUE with a positive integer VALUE, e.g. batch=1")
+        dims[name] = int(value)
+    return dims
+
+
+def parse_compare(text: str) -> tuple:
+    from ..run.stage_values import VALUE_STAGES  # lazy: imports torch (~2.5 s)
+
+    parts = text.split(",")
+    if len(parts) != 2 or any(p not in VALUE_STAGES for p in parts) or \
+            VALUE_STAGES.index(parts[0]) >= VALUE_STAGES.index(parts[1]):
+        raise BadInput(f"--compare takes EARLIER,LATER among {', '.join(VALUE_STAGES)} (e.g. stablehlo,ttnn), "
+                       f"not {text!r}")
+    return tuple(parts)
+
+
+def _add_run_options(p) -> None:
+    """Where a sweep-like command's jobs run and where its results are kept (sweep, conformance)."""
+    p.add_argument("--db", help="results database to append to (default: ttbench_results.sqlite in --out, else in "
+                   "~/.cache/ttbench)")
+    p.add_argument("--label", help="a name for this run (a compiler version, a date), for `ttbench history`")
+    p.add_argument("--engine", choices=("local", "ray"), help="where jobs run: worker processes here (default), or "
+                   "Ray tasks (default when RAY_ADDRESS is set; without an address, a private local Ray cluster)")
+    p.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ttbench", description="Every compiler stage of one model, side by side.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("bringup", help="bring a zoo model or an ONNX file up through every stage")
+    p.add_argument("model", help="zoo model name (see `ttbench models`) or path to a .onnx file")
+    p.add_argument("--frontend", choices=FRONTENDS, default=None, help="default: export (onnx for .onnx files)")
+    p.add_argument("--params", choices=PARAMS_MODES, default="args",
+                   help="weights as function arguments (args) or embedded constants (inline)")
+    p.add_argument("--out", help="write the stages, manifest.json and weights to this folder (atomically)")
+    p.add_argument("--input-shape", action="append", metavar="AxBxC",
+                   help="random example input of this shape instead of the model's own (repeat per input)")
+    p.add_argument("--inputs", metavar="FILE.npz|DIR",
+                   help="example inputs: an .npz (arrays by input name, or arr_0, arr_1, ... in order) or a folder "
+                        "of input_0.pb, input_1.pb, ... (ONNX's test-data layout)")
+    p.add_argument("--dim", action="append", metavar="NAME=VALUE",
+                   help="ONNX files: the value of a named dynamic input dimension for random inputs (repeat)")
+    p.add_argument("--hoist", metavar="MIN_NUMEL[:args|globals]",
+                   help="move constants with more elements out of the StableHLO (to arguments or ml_program "
+                        "globals); the weights go to weights.safetensors")
+    p.add_argument("--functionalize", action="store_true",
+                   help="dynamo frontend: rewrite in-place ops out of place before the import")
+    p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),
+                   help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
+    p.add_argument("--stage", choices=("fx", "stablehlo", "ttir", "ttnn"),
+                   help="with --run: the stage to run (default stablehlo; ttnn for tt); ttir/ttnn on cpu execute "
+                        "the compiler's own program in ttbench's interpreter (not the chip)")
+    p.add_argument("--compare", metavar="EARLIER,LATER",
+                   help="per-op numerics between two stages among torchfx, stablehlo, ttir, ttnn (e.g. "
+                        "stablehlo,ttnn): the first op that diverges; writes stage_compare.json")
+    p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
+    p.add_argument("--explorer", action="store_true",
+                   help="with --out: also write each stage as a Model Explorer graph with ttbench's overlays "
+                        "(findings, const-eval, op-by-op results) in explorer/")
+    p.add_argument("--chained", action="store_true", help="with --op-by-op: feed each op the device's outputs")
+    p.add_argument("--save-outputs", metavar="FILE.npz",
+                   help="with --run: save the device's outputs and the golden's (output_N, golden_N)")
+    p.add_argument("--weights", choices=("random", "meta"),
+                   help="zoo models: seeded random weights, or built on the meta device (shapes only: compiles, "
+                        "runs only with --weights-file); default: the model's own (meta for llama_8b/llama_70b)")
+    p.add_argument("--weights-file", metavar="FILE.safetensors",
+                   help="with --run on a model built on meta: its weights by state_dict name, read lazily")
+    p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
+    p.add_argument("--tt-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT_S,
+                   help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
+    d = sub.add_parser("diff", help="what changed between two export folders (exit 1 when something did)")
+    d.add_argument("a", help="export folder (e.g. a golden)")
+    d.add_argument("b", help="export folder to compare with it")
+    d.add_argument("--stage", help="only this stage")
+    d.add_argument("--html", metavar="FILE", help="also write the diff as a self-contained HTML page")
+    d.add_argument("--unified", action="store_true", help="print the unified diff of the normalised IR too")
+    sw = sub.add_parser("sweep", help="every zoo model through every frontend: a status table")
+    sw.add_argument("--models", help="comma-separated zoo names (default: all)")
+    sw.add_argument("--frontends", default=",".join(FRONTENDS), help="comma-separated (default: all)")
+    sw.add_argument("--out", help="write status.md, status.html and status.json here")
+    sw.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
+    sw.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
+    sw.add_argument("--no-run", action="store_true", help="skip the CPU run against PyTorch")
+    sw.add_argument("--ops", action="store_true", help="also every op on its own (through the TT compiler, or the "
+                    "CPU with --no-tt): writes op_support.md and .json beside the status table")
+    sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
+    _add_run_options(sw)
+    h = sub.add_parser("history", help="what changed between two sweeps in the results database; exit 1 on a "
+                                       "regression")
+    h.add_argument("--db", help="the results database (default: ~/.cache/ttbench/ttbench_results.sqlite)")
+    h.add_argument("--before", help="the older run: its id or label (default: the one before --after)")
+    h.add_argument("--after", help="the newer run: its id or label (default: the last)")
+    h.add_argument("--html", help="also write a page with each model's furthest stage and PCC over every run")
+    c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
+    c.add_argument("--sample", action="store_true", help="the fixed sample of ~40 tests `make test` runs")
+    c.add_argument("--tests", help="comma-separated node test names (e.g. test_abs,test_add)")
+    c.add_argument("--ops", help="comma-separated ONNX ops (every test of each)")
+    c.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
+    c.add_argument("--no-tt", action="store_true", help="skip the Tenstorrent compile-only stages")
+    c.add_argument("--timeout", type=positive_seconds, default=180.0, help="seconds per test (default 180)")
+    c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder")
+    _add_run_options(c)
+    sub.add_parser("models", help="list the model zoo")
+    e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
+    e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
+    e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")
+    e.add_argument("--port", type=port, default=0, help="port on 127.0.0.1 (default: a free one)")
+    sub.add_parser("doctor", help="what is installed and usable, with hints")
+    return parser
+

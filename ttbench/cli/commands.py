@@ -1,0 +1,246 @@
+"""What each `ttbench` subcommand does, given its parsed arguments; exit codes as the package docstring says."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from .. import models
+from ..analysis.findings import human_bytes
+from ..core import BadInput, FRONTEND_STAGES
+from ..diff import diff_folders
+from ..doctor import report
+from ..fleet import conformance as conf, results_db, sweep as sw
+from ..fleet.results_db import default_path
+from ..io.atomic import check_file_target, write_text_atomic
+from ..io.export import check_export_target
+from ..progress import ProgressLine
+from ..render.history_html import history_page
+from ..render.model_explorer import explorer_files, saved_files, serve_files
+from ..run.devices import device
+from ..targets import load_target
+from .args import parse_compare, parse_dims, parse_hoist, parse_shape
+
+
+def cmd_bringup(args) -> int:
+    from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
+
+    if (args.op_by_op or args.chained) and not args.run:
+        raise BadInput("--op-by-op and --chained need --run DEVICE")
+    if args.stage and not args.run:
+        raise BadInput("--stage picks the stage --run runs: give --run DEVICE too")
+    if args.stage in ("ttir", "ttnn") and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
+        raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
+                       f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
+    compare = parse_compare(args.compare) if args.compare else None
+    if (args.stage in ("ttir", "ttnn") or compare) and args.no_tt:
+        raise BadInput("--stage ttir/ttnn and --compare need the Tenstorrent stages: leave out --no-tt")
+    if args.chained and args.run == "tt":
+        if not device("tt").usable:
+            raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
+                           "use --op-by-op alone")
+    if args.explorer and not args.out:
+        raise BadInput("--explorer writes Model Explorer's graphs into the export folder: give --out DIR too")
+    if args.out:
+        check_export_target(args.out)  # before any work: never replace a user's folder, never fail at the end
+    if args.inputs and args.input_shape:
+        raise BadInput("give --inputs or --input-shape, not both")
+    if args.save_outputs:
+        if not args.run:
+            raise BadInput("--save-outputs needs --run DEVICE")
+
+        check_file_target(args.save_outputs)
+    if args.weights_file and not os.path.isfile(args.weights_file):
+        raise BadInput(f"--weights-file {args.weights_file} does not exist: give a .safetensors file")
+    shapes = [parse_shape(s) for s in args.input_shape or ()]
+    hoist = parse_hoist(args.hoist)
+    model, inputs, frontend, name = load_target(args.model, args.frontend, shapes, args.inputs,
+                                                   parse_dims(args.dim), args.weights)
+    from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
+
+    if args.run and on_meta(model) and not args.weights_file:
+        raise BadInput(f"--run needs weight values, and {name} is built on the meta device (shapes only): give "
+                       f"--weights-file FILE.safetensors, or --weights random for a model that fits in memory")
+    progress = ProgressLine(FRONTEND_STAGES[frontend])
+    try:
+        b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
+                    tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize,
+                    hoist=hoist)
+    finally:
+        progress.done()
+    print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
+    print(b.table())
+    if b.hoisted is not None:
+        from ..analysis.const_eval import const_eval_report  # lazy: imports torch (~2.5 s)
+
+        h = b.hoisted
+        print(f"hoisted {len(h.tensors)} constants ({human_bytes(sum(t.nbytes for t in h.tensors))}) "
+              f"with more than {h.min_numel} elements to {h.to}")
+        report = const_eval_report(b)
+        tt_part = (f"; tt-mlir const-eval: {report['tt_const_eval']['ops']} ops in "
+                   f"{report['tt_const_eval']['functions']} functions" if report["tt_const_eval"] else "")
+        print(f"const-eval candidates: {len(report['candidates'])} subgraphs, {report['candidate_ops']} ops{tt_part}")
+    counts = ", ".join(f"{k} {v}" for k, v in b.findings.counts().items())
+    print(f"\nfindings: {counts}\n{b.findings.summary()}")
+    tt = b.stages.get("ttnn")
+    if tt is not None and tt.meta.get("target"):
+        extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
+        if "const_eval_ops" in tt.meta:
+            extra += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
+        print(f"tt: {tt.meta['target']}{extra}")
+    extra, compared_ok, op_report = {}, True, None
+    if args.run:
+        stage = args.stage or ("ttnn" if args.run == "tt" else "stablehlo")
+        result = b.run(stage, device=args.run, weights=args.weights_file)
+        against = f" (against {result.golden})" if result.golden else ""
+        print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}"
+              f"{against}")
+        extra["run.json"] = result.to_json() + "\n"
+        if args.save_outputs and result.arrays:
+            print(f"wrote {result.save_outputs(args.save_outputs)} (output_N: {result.stage} on {result.device}, "
+                  f"golden_N: {result.golden or 'none'})")
+        elif args.save_outputs:
+            print(f"nothing written to {args.save_outputs}: no outputs ({result.message})")
+        compared_ok = result.ok or not result.executed and args.run == "tt"  # compile-only is not a mismatch
+        if args.op_by_op:
+            report = op_report = b.op_by_op(device=args.run, mode="chained" if args.chained else "isolated")
+            print(report.summary())
+            for row in report.failed()[:10]:
+                print(f"  #{row.index} {row.op} ({', '.join(row.locations[:2])}): {row.error}")
+            extra["op_by_op.json"] = report.to_json() + "\n"
+            compared_ok = compared_ok and report.ok
+    if compare:
+        comparison = b.compare_stages(*compare, weights=args.weights_file)
+        print(comparison.summary())
+        extra["stage_compare.json"] = comparison.to_json() + "\n"
+        compared_ok = compared_ok and comparison.ok
+        op_report = op_report or comparison  # the explorer overlays it on the later stage
+    if args.explorer:
+        extra.update(explorer_files(b, report=op_report))
+    if args.out:
+        path = b.export(args.out, extra)
+        print(f"wrote {path}")
+        if args.explorer:
+            print(f"Model Explorer graphs in {path}/explorer: `ttbench explore {path} --stage ttnn`")
+    return 0 if b.ok and compared_ok else 1
+
+
+def cmd_diff(args) -> int:
+    if args.html:
+        check_file_target(args.html)
+    result = diff_folders(args.a, args.b, stage=args.stage)
+    print(result.text(unified=args.unified))
+    if args.html:
+        result.save_html(args.html)
+        print(f"wrote {args.html}")
+    return 1 if result.changed else 0
+
+
+def cmd_sweep(args) -> int:
+    model_names = [m for m in (args.models or "").split(",") if m] or None
+    frontends = [f for f in args.frontends.split(",") if f]
+
+    def progress(done, total, row):
+        print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
+
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    db_path = args.db or default_path(args.out)
+    rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
+                    known_path=args.known or sw.KNOWN_FAILURES, progress=progress, ops=args.ops, db_path=db_path,
+                    label=args.label, engine=args.engine, address=args.address)
+    print(sw.markdown(rows))
+    for r in rows:
+        if r["status"] == "known failure now passes":
+            print(f"{r['model']}/{r['frontend']} is listed as a known failure but passes now: remove it from "
+                  f"{args.known or sw.KNOWN_FAILURES}")
+    if args.out:
+        for path in sw.write(rows, args.out):
+            print(f"wrote {path}")
+    print(f"results appended to {db_path} (`ttbench history --db {db_path}` compares the last two runs)")
+    return 1 if any(r["status"] == "new failure" for r in rows) else 0
+
+
+def cmd_history(args) -> int:
+    path = args.db or results_db.default_path()
+    if not os.path.isfile(path):
+        raise BadInput(f"no results database at {path}: run `ttbench sweep` first, or give --db PATH")
+    db = results_db.connect(path)
+    before = results_db.resolve_run(db, args.before) if args.before else None
+    after = results_db.resolve_run(db, args.after) if args.after else None
+    result = results_db.history(db, before, after)
+    print(result.text())
+    if args.html:
+        check_file_target(args.html)
+        print(f"wrote {write_text_atomic(args.html, history_page(results_db.series(db), result))}")
+    return 1 if result.regressed else 0
+
+
+def cmd_conformance(args) -> int:
+    if args.out:
+        if not os.path.isdir(args.out):
+            raise BadInput(f"--out {args.out} is not a folder")
+
+        check_file_target(os.path.join(args.out, "onnx_conformance.md"))
+    names = list(conf.SAMPLE) if args.sample else [n for n in (args.tests or "").split(",") if n] or None
+    ops = [o for o in (args.ops or "").split(",") if o] or None
+    t0 = time.perf_counter()
+
+    db_path = args.db or results_db.default_path(args.out)
+    db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
+    run_id = results_db.start_run(db, "conformance", args.label)
+
+    def progress(done, total, row):
+        r = row["ttbench"]
+        state = "pass" if r.get("cpu") == "match" else (r.get("error") or "?")[:100]
+        print(f"[{done}/{total}] {row['test']}: {state}", file=sys.stderr, flush=True)
+        results_db.add_job(db, run_id, results_db.conformance_job(row))
+
+    rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress,
+                    engine=args.engine, address=args.address)
+    db.close()
+    seconds = time.perf_counter() - t0
+    text = conf.markdown(rows, seconds, tt=not args.no_tt)
+    print(text if len(rows) <= 200 else "\n".join(text.splitlines()[:12]))
+    if args.out:
+        for path in conf.write(rows, args.out, seconds, tt=not args.no_tt):
+            print(f"wrote {path}")
+    print(f"results appended to {db_path}")
+    return 0
+
+
+def cmd_models(args) -> int:
+    names = models.names()
+    width = max(map(len, names), default=0)
+    for n in names:
+        print(f"{n.ljust(width)}  {models.describe(n)}")
+    return 0
+
+
+def cmd_explore(args) -> int:
+    """Serve one stage of an export folder written with --explorer in Model Explorer until Ctrl+C."""
+    if not os.path.isdir(args.folder):
+        raise BadInput(f"{args.folder} is not a folder: give an export folder written with --explorer")
+    graph, overlays = saved_files(args.folder, args.stage)
+    server = serve_files(graph, overlays, port=args.port)
+    print(f"Model Explorer: {server.url}\n(overlays: {', '.join(os.path.basename(p) for p in overlays) or 'none'}; "
+          f"Ctrl+C stops it)", flush=True)
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    text, ok = report()
+    print(text)
+    return 0 if ok else 1
+
+
+
+# subcommand -> what runs it (argparse puts the subcommand's name in args.command)
+COMMANDS = {"bringup": cmd_bringup, "diff": cmd_diff, "sweep": cmd_sweep, "history": cmd_history,
+            "conformance": cmd_conformance, "models": cmd_models, "explore": cmd_explore, "doctor": cmd_doctor}
