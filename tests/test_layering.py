@@ -2,6 +2,7 @@
 none making a cycle; only render/ makes HTML or plots; nobody redirects the user's fd 2."""
 import ast
 import pathlib
+import sys
 
 import ttbench
 
@@ -20,7 +21,7 @@ LAYERS = (
     ("analysis", ("analysis",)),
     ("run", ("run",)),
     ("transforms and export", ("hoist", "diff", "io.export")),
-    ("pipeline", ("pipeline", "models")),
+    ("pipeline", ("pipeline", "models", "targets")),
     ("render", ("render",)),
     ("fleet", ("fleet",)),
     ("cli", ("doctor", "cli", "__main__")),
@@ -162,6 +163,60 @@ def test_the_layering_check_catches_a_planted_cycle():
     sources["optional"] = (is_package, text + "\nfrom .core import Stage\n")
     assert not upward_imports(sources) or all("core" not in u for u in upward_imports(sources))
     assert "ttbench.core <-> ttbench.optional" in cycles(sources)
+
+
+# Imports sit at the top of a file. A function may import lazily only what costs start-up or is optional, and says
+# so: one of ttbench's own modules with a `# lazy: reason` comment on the line, or a package listed here.
+LAZY_DEPENDENCIES = {
+    "torch": "~2.5 s to import: commands, views and children that build no graph never pay it",
+    "torch_mlir": "MLIR's native libraries: only code that reads or lowers live IR loads them",
+    "onnx": "the ONNX frontend and ONNX files only",
+    "onnxruntime": "the ONNX golden only",
+    "jax": "PJRT clients, only in the processes that compile or run",
+    "jaxlib": "PJRT clients, only in the processes that compile or run",
+    "numpy": "kept out of modules that read text only (the CLI's start-up)",
+    "ml_dtypes": "bf16/fp8 arrays only",
+    "safetensors": "weights files only",
+    "pandas": "optional: .to_pandas() only",
+    "matplotlib": "only when a plot is drawn",
+    "ipywidgets": "the notebook explorer widget only",
+    "IPython": "notebook display only",
+    "tqdm": "notebook progress bars only",
+    "netron": "optional: the netron view",
+    "ray": "optional: the Ray engine",
+    "parent_watch": "the worker scripts import it from their own folder (they must not import the package)",
+}
+
+
+def function_level_imports(sources: dict) -> list:
+    """(module, line, text, kind) for every import inside a function; kind: own, stdlib or the package name."""
+    found = []
+    for module, (_, text) in sources.items():
+        lines = text.splitlines()
+        for fn in ast.walk(ast.parse(text)):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                    continue
+                name = node.names[0].name if isinstance(node, ast.Import) else (node.module or "")
+                if isinstance(node, ast.ImportFrom) and node.level or name.startswith("ttbench"):
+                    kind = "own"
+                elif name.split(".")[0] in sys.stdlib_module_names:
+                    kind = "stdlib"
+                else:
+                    kind = name.split(".")[0]
+                found.append((module, node.lineno, lines[node.lineno - 1].strip(), kind))
+    return found
+
+
+def test_imports_are_at_the_top_unless_a_reason_is_given():
+    offenders = []
+    for module, line, text, kind in function_level_imports(package_sources()):
+        if kind == "stdlib" or (kind == "own" and "# lazy:" not in text) or \
+                (kind not in ("own", "stdlib") and kind not in LAZY_DEPENDENCIES):
+            offenders.append(f"ttbench.{module}:{line}: {text}")
+    assert not offenders, "\n".join(offenders)
 
 
 def _modules_below_render():

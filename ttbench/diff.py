@@ -26,8 +26,11 @@ from typing import Optional
 
 from .analysis.op_kinds import is_constant_op, needs_location
 from .core import BadInput, MLIR_STAGES, SourceLoc, view_method
+from .io import folders
 from .io.export import FINDINGS, MANIFEST, stage_file
-from .ir.text import resource_blobs
+from .io.folders import optional_file, read_text
+from .ir.text import parse_ops, resource_blobs
+from .run.results import FURTHEST_STAGES
 
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
@@ -100,8 +103,6 @@ def _normalise(text: str, hashes: dict) -> str:
 
 
 def _mlir_side_ops(ir: str, hashes: dict) -> list:
-    from .ir.text import parse_ops
-
     ops = []
     for op in parse_ops(ir):
         body = op.text
@@ -173,8 +174,6 @@ def _onnx_side_ops(text: str) -> list:
 
 def load_side(path: str) -> Side:
     """An export folder as untrusted input: regular files inside it only, JSON of the shapes ttbench writes."""
-    from .io import folders
-
     if not os.path.isdir(path):
         raise BadInput(f"{path} is not a folder: pass two `ttbench bringup --out` folders or Bringups")
     root = os.path.realpath(path)
@@ -218,7 +217,6 @@ def load_side(path: str) -> Side:
 def _weight_hashes(path) -> dict:
     if path is None:
         return {}
-    from .io.folders import read_text
 
     return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(read_text(path)).items()}
 
@@ -293,8 +291,6 @@ def _compare_constants(a_ops: list, b_ops: list) -> list:
 
 def _weight_digests(path: str) -> dict:
     """name -> sha1 of each tensor in an export folder's weights.safetensors ({} when there is none)."""
-    from .io.folders import optional_file
-
     fpath = optional_file(os.path.realpath(path), "weights.safetensors", "the weights file")
     if fpath is None:
         return {}
@@ -385,8 +381,6 @@ def _numeric(left: Side, right: Side, tolerance: float = 1e-4) -> list:
 
 
 def _stage_rank(stage) -> int:
-    from .run.results import FURTHEST_STAGES
-
     return FURTHEST_STAGES.index(stage) if stage in FURTHEST_STAGES else -1
 
 

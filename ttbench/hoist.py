@@ -17,7 +17,12 @@ from typing import Optional
 
 import numpy as np
 
+from .analysis.constants import digest
 from .core import ArgInfo, BadInput, InternalError, Stage, StageName
+from .ir.locations import location_name
+from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
+from .proc.client import shared_client
+from .stages.mlir_stage import clone_module, full_text, mlir_stage
 
 HOIST_TARGETS = ("args", "globals")
 HOISTABLE_OPS = ("stablehlo.constant", "arith.constant", "torch.vtensor.literal", "onnx.Constant")
@@ -48,8 +53,6 @@ class Hoisted:
     @property
     def original_text(self) -> str:
         """The full IR before hoisting (for equivalence runs), printed when asked for."""
-        from .stages.mlir_stage import full_text
-
         return full_text(self.original_module) if self.original_module is not None else ""
 
     @property
@@ -74,9 +77,8 @@ class Hoisted:
     def run(self, inputs: list, device: str = "cpu", weights: Optional[dict] = None) -> list:
         """Run the hoisted module: `inputs` for the original arguments, then the weights (these or the given
         ones, by name: swapped without recompiling anything upstream). -> numpy outputs"""
-        from .proc.client import shared_client
-        from .io.arrays import to_numpy
-        from .run.whole import pjrt_text, run_text_on_device
+        from .io.arrays import to_numpy  # lazy: imports torch (~2.5 s)
+        from .run.whole import pjrt_text, run_text_on_device  # lazy: imports torch (~2.5 s)
 
         if self.to != "args":
             raise BadInput("the CPU runner (XLA) cannot execute ml_program globals: hoist with to='args' to run")
@@ -99,8 +101,6 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
                     weight_names: Optional[dict] = None) -> Hoisted:
     """Move every tensor constant with more than `min_numel` elements out of @main (see module doc).
     `weight_names`: {sha1 of the tensor bytes: (name, role)} to name constants after the model's weights."""
-    from .stages.mlir_stage import clone_module, mlir_stage
-
     if to not in HOIST_TARGETS:
         raise BadInput(f"unknown hoist target {to!r}: choose one of {', '.join(HOIST_TARGETS)}")
     if min_numel < 0:
@@ -125,10 +125,6 @@ def hoist_constants(stage_or_module, min_numel: int = 1024, to: str = "args", mu
 def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names: dict):
     """Edit `module`: every large non-splat constant of @main leaves it. -> (HoistedTensor list, name -> array)."""
     from torch_mlir import ir
-
-    from .analysis.constants import digest
-    from .ir.locations import location_name
-    from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
 
     main = main_function(module)
     if main is None:
@@ -188,8 +184,6 @@ def _update_signature(func, block) -> None:
 def _replace_by_global(module, operation, name: str, mutable: bool, value_attr: str) -> None:
     """An `ml_program.global` holding the constant's attribute, and a load of it where the constant was."""
     from torch_mlir import ir
-
-    from .ir.walk import main_function
 
     result = operation.results[0]
     attributes = {"sym_name": ir.StringAttr.get(name), "sym_visibility": ir.StringAttr.get("private"),

@@ -12,11 +12,21 @@ from typing import Any, Optional
 import numpy as np
 import torch
 
-from .tt import plugin as tt_plugin
-from .core import (FRONTEND_STAGES, FRONTENDS, PARAMS_MODES, REPORT_BUGS, ArgInfo, BadInput, CompilerFailure, Frontend,
-                   InternalError, ParamsMode, Stage, view_method)
+from .analysis.collect import analyze
+from .analysis.constants import weights_by_digest
+from .core import (ArgInfo, BadInput, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
+                   PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, view_method)
+from .hoist import HOIST_TARGETS, hoist_constants
+from .io.export import stage_table, write_bringup
+from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
+from .run.op_by_op import op_by_op
+from .run.stage_compare import compare_stages
+from .run.whole import run_stage
+from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error, prestart_worker
+from .stages.tt import compile_tt
+from .tt import plugin as tt_plugin
 
 
 class StageFailed(RuntimeError):
@@ -70,8 +80,6 @@ class Bringup:
         """Give a meta-device bringup its weight values: a dict {argument name: tensor} or the path of a
         .safetensors file (read lazily: only the tensors the graph takes). Names are b.arguments' names, the
         model's state_dict keys. Each must have the shape and dtype the graph was compiled for. -> self"""
-        from .io.weights import load_argument_values
-
         load_argument_values(self, weights)
         return self
 
@@ -93,8 +101,6 @@ class Bringup:
     def findings(self):
         """In-place ops, inlined constants, lost locations and verifier failures, per stage (computed once)."""
         if self._findings is None:
-            from .analysis import analyze
-
             self._findings = analyze(self)
         return self._findings
 
@@ -108,8 +114,6 @@ class Bringup:
         stage "ttir" or "ttnn" with device="cpu" executes the compiler's own program op by op in ttbench's
         interpreter (the result's device reads "cpu · TTNN semantics": it checks the program, not the chip's
         kernels); precision="bf16" rounds every float result to bf16 there. -> RunResult"""
-        from .run.whole import run_stage
-
         self._require_values("running a stage", weights)
 
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
@@ -121,8 +125,6 @@ class Bringup:
         """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
         `device` ("isolated" or "chained") against that op's golden value. device="tt" compiles each op through
         TTIR -> TTNN -> flatbuffer (compile-only without a chip). `weights`: as for run(). -> OpByOpReport"""
-        from .run.op_by_op import op_by_op
-
         self._require_values("op by op", weights)
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
@@ -134,8 +136,6 @@ class Bringup:
         op's value recorded (TTIR/TTNN in ttbench's interpreter, StableHLO on the PJRT CPU client), ops are matched
         by source line, module path and shape (up to the layout change between stages) and compared; the first op
         whose PCC falls below `min_pcc` is where a compiler rewrite changed the numbers. -> StageComparison"""
-        from .run.stage_compare import compare_stages
-
         self._require_values("compare_stages", weights)
         return compare_stages(self, reference_stage, stage, min_pcc=min_pcc, precision=precision)
 
@@ -144,8 +144,6 @@ class Bringup:
         compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,
         source lines, furthest stage, the compiler's error), or None when every op gets through. Confirms which
         op broke a whole-graph stage by compiling ops alone, up to the first that fails."""
-        from .run.op_by_op import op_by_op
-
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
@@ -156,13 +154,9 @@ class Bringup:
         return failed[0] if failed else None
 
     def export(self, directory: str, extra_files: Optional[dict] = None) -> str:
-        from .io.export import write_bringup
-
         return write_bringup(self, directory, extra_files)
 
     def table(self) -> str:
-        from .io.export import stage_table
-
         return stage_table(self)
 
     def __repr__(self) -> str:
@@ -211,8 +205,6 @@ def _validate_meta(frontend: str, params: str, hoist) -> None:
 
 
 def _validate_hoist(options) -> None:
-    from .hoist import HOIST_TARGETS
-
     if options is None:
         return
     if not isinstance(options, dict):
@@ -232,8 +224,6 @@ def _validate(frontend: str, params: str) -> None:
 
 
 def _model_name(model) -> str:
-    import os
-
     if isinstance(model, (str, os.PathLike)):
         return os.path.basename(os.fspath(model))
     return type(model).__name__
@@ -241,9 +231,6 @@ def _model_name(model) -> str:
 
 def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
     """The hoisted form of the stablehlo stage; hoisted arguments join the recorded arguments."""
-    from .analysis.constants import weights_by_digest
-    from .hoist import hoist_constants
-
     names = weights_by_digest(result.weight_tensors)
     t0 = time.perf_counter()
     hoisted = hoist_constants(stage, weight_names=names, **options)
@@ -278,8 +265,6 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     has that method) after each one ends, ok or not: big models show each stage's op count as it is known.
     In a notebook, progress=None draws a bar per bringup (tqdm.auto); progress=False draws nothing.
     """
-    from .stages import fx
-
     if frontend is None:  # an ONNX file or ModelProto goes through ONNX, a module through torch.export
         frontend = "onnx" if isinstance(model, (str, os.PathLike)) or type(model).__name__ == "ModelProto" \
             else "export"
@@ -311,9 +296,6 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
 
 def _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, name, progress, functionalize, hoist,
               dims, names) -> Bringup:
-    from .stages import fx, onnx, stablehlo, torchfx
-    from .stages.tt import compile_tt
-
     prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()
     t_start = time.perf_counter()

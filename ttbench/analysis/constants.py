@@ -11,6 +11,8 @@ import hashlib
 import numpy as np
 
 from ..core import FindingKind, Stage
+from ..ir.text import constant_payloads as payloads_of_text
+from ..ir.walk import constant_arrays
 from .findings import Finding, human_bytes
 
 DEFAULT_MIN_BYTES = 1024
@@ -34,10 +36,7 @@ def constant_payloads(stage: Stage) -> dict:
     """op index -> raw bytes of each constant of an MLIR stage: read from the live module (bit for bit) where the
     stage holds one, from the printed IR for the Tenstorrent stages."""
     if stage.module is not None:
-        from ..ir.walk import constant_arrays
-
         return {i: np.ascontiguousarray(a).tobytes() for i, a in constant_arrays(stage.module).items()}
-    from ..ir.text import constant_payloads as payloads_of_text
 
     return payloads_of_text(stage.full_text())
 

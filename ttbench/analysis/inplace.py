@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import FindingKind, Stage
+from ..core import FindingKind, SourceLoc, Stage
 from ..stages.fx import fx_node_mutates
 from .findings import Finding
 from .op_kinds import needs_location
@@ -90,8 +90,6 @@ def analyze_inplace(bringup):
 def _state_updates(stage: Stage) -> list:
     """torch.export functionalizes an in-place update of a graph input or buffer (a KV cache's index_copy_) into a
     new value the graph returns: the mutation is gone from the IR but not from the model. One finding each."""
-    from ..core import SourceLoc
-
     out = []
     for m in stage.meta.get("mutations", ()):
         loc = SourceLoc(m["file"], m["line"]) if m.get("file") else None

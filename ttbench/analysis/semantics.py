@@ -12,7 +12,10 @@ from __future__ import annotations
 import torch
 import torch.fx
 
+from .. import core
 from ..core import FindingKind, Op, StageName
+from ..proc.children import ContainedFailure, call_in_fork
+from ..tt.interp import NotInterpreted, READINGS, interpret_text
 from .findings import Finding
 
 # An error this far below the documented reading's is "the other reading matches".
@@ -23,9 +26,6 @@ def fx_node_values(graph, arguments: list, nodes=None) -> dict:
     """node name -> tensor results of every call_function node of `graph` (those named in `nodes`, when given),
     run by PyTorch on `arguments` in a forked child: the graph's ops are the user's too, and an abort or a hang
     there must not take the caller with it (children.ContainedFailure says how it ended)."""
-    from .. import core
-    from ..proc.children import call_in_fork
-
     return call_in_fork(lambda: _record(graph, arguments, nodes), core.EAGER_TIMEOUT_S,
                         "the FX graph, run by PyTorch node by node,")
 
@@ -59,14 +59,11 @@ def _line_value(op: Op, fx_ops: list, values: dict, numel: int):
 
 
 def analyze_semantics(b) -> tuple:
-    from ..tt.interp import READINGS, NotInterpreted, interpret_text
-
     ttnn = b.stages.get("ttnn")
     fx = b.stages.get("fx")
     if ttnn is None or not ttnn.ok or fx is None or b.fx_graph is None or not any(
             op.name in READINGS for op in ttnn.ops) or b.missing_values():
         return [], {}
-    from ..proc.children import ContainedFailure
 
     lines = {(op.location.file, op.location.line) for op in ttnn.ops if op.name in READINGS and op.location}
     needed = {f.attrs.get("node") for f in fx.ops if f.location and (f.location.file, f.location.line) in lines}

@@ -13,6 +13,7 @@ and the worker is replaced.
 """
 from __future__ import annotations
 
+import warnings
 import json
 import os
 import select
@@ -27,6 +28,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..core import BadInput
+from ..io.atomic import write_text_atomic
+from ..proc.children import ContainedFailure, call_in_fork, spawn_options, watch_parent
+from ..proc.client import describe_exit, shared_client
+from ..stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
+from . import executors
 
 TEST_TIMEOUT_S = 180.0
 ROW_MARK = "@@ttbench-conformance@@ "  # result lines; anything else a worker prints is not a result
@@ -46,8 +52,6 @@ SAMPLE = (
 
 def collect(names=None, ops=None) -> "OrderedDict[str, object]":
     """name -> onnx TestCase for the node tests (all, the named ones, or those of the given ONNX ops)."""
-    import warnings
-
     from onnx.backend.test.case.node import collect_testcases
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):  # the generators divide by zero on purpose
@@ -119,7 +123,7 @@ def _first_line(text: str, limit: int = 240) -> str:
 
 def through_ttbench(case, tt: bool) -> dict:
     """{"reached": last stage ok, "cpu": "match"|"mismatch"|"error"|None, "tt": "ttnn"|"failed"|None, "error"}."""
-    from ..pipeline import bringup
+    from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
 
     inputs, expected = data_set(case)
     row = {"reached": None, "cpu": None, "tt": None, "error": None}
@@ -152,9 +156,7 @@ def through_bare_torch_mlir(case) -> dict:
     inference with data propagation, then the importer), the pass pipelines ttbench runs, the same CPU executor;
     arguments fed in graph-input order, the function renamed to @main so that the executor finds it. The import
     and the passes run in a forked copy: torch-mlir aborts the process on some types."""
-    from ..proc.children import ContainedFailure, call_in_fork
-    from ..proc.client import shared_client
-    from ..run.whole import pjrt_text, run_text_on_device
+    from ..run.whole import pjrt_text, run_text_on_device  # lazy: imports torch (~2.5 s)
 
     inputs, expected = data_set(case)
     row = {"reached": None, "cpu": None, "error": None}
@@ -192,8 +194,6 @@ def _bare_lowering(model) -> tuple:
     from torch_mlir.dialects import torch as torch_d
     from torch_mlir.extras import onnx_importer
     from torch_mlir.passmanager import PassManager
-
-    from ..stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
 
     reached = None
     try:
@@ -233,10 +233,6 @@ def run_case(case, cases: dict, tt: bool) -> dict:
 
 def worker_main() -> int:
     """One test name per line on stdin -> one ROW_MARK JSON line per test on stdout."""
-    import warnings
-
-    from ..proc.children import watch_parent
-
     watch_parent()
     warnings.filterwarnings("ignore")
     cases = collect()
@@ -253,8 +249,6 @@ class _Worker:
     """A `python -m ttbench.fleet.conformance worker` child; ask() runs one test under a timeout."""
 
     def __init__(self, tt: bool):
-        from ..proc.children import spawn_options
-
         self.log = tempfile.TemporaryFile(mode="w+")  # its stderr: the last line explains a crash
         env = {**os.environ, "TTBENCH_CONFORMANCE_TT": "1" if tt else "0"}
         self.proc = subprocess.Popen([sys.executable, "-m", "ttbench.fleet.conformance", "worker"], stdin=subprocess.PIPE,
@@ -290,8 +284,6 @@ class _Worker:
         return self._read_row(time.monotonic() + timeout)
 
     def why(self) -> str:
-        from ..proc.client import describe_exit
-
         self.log.seek(0)
         tail = [l for l in self.log.read().splitlines() if l.strip()][-1:] or [""]
         code = self.proc.poll()
@@ -359,8 +351,6 @@ def run_chunk(names: list, tt: bool, timeout: float) -> dict:
 
 
 def _run_on_engine(names: list, jobs: int, tt: bool, timeout: float, progress, engine: str, address) -> list:
-    from . import executors
-
     runner = executors.engine(engine, jobs, address)
     chunks = [names[i:i + CHUNK] for i in range(0, len(names), CHUNK)]
     done = [0]
@@ -446,8 +436,6 @@ def markdown(rows: list, seconds: float = None, tt: bool = True) -> str:
 
 def write(rows: list, out_dir: str, seconds: float = None, tt: bool = True) -> list:
     """onnx_conformance.md and onnx_conformance.json in `out_dir` (written atomically)."""
-    from ..io.atomic import write_text_atomic
-
     if not os.path.isdir(out_dir):
         raise BadInput(f"--out {out_dir} is not a folder")
     md = write_text_atomic(os.path.join(out_dir, "onnx_conformance.md"), markdown(rows, seconds, tt))

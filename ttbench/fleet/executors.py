@@ -12,6 +12,7 @@ not a timeout: the OOM killer, a lost node) is run once more, and then reported 
 """
 from __future__ import annotations
 
+import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..core import BadInput
+from ..optional import ray as ray_piece
 
 RAY_SLACK_S = 120.0  # beyond a job's own timeout, before the engine gives up on a Ray task
 
@@ -70,13 +72,10 @@ class RayEngine:
     _started: bool = field(default=False, repr=False)
 
     def __post_init__(self):
-        from ..optional import ray as ray_piece
-
         piece = ray_piece()
         if not piece.available:
             raise BadInput(f"--engine ray needs Ray: {piece.hint}")
         import ray
-        import logging
 
         self.ray = ray
         address = self.address or os.environ.get("RAY_ADDRESS")

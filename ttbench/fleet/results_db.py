@@ -19,7 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..core import STAGES, BadInput
+from ..core import BadInput, STAGES
+from ..optional import versions
+from ..tt.plugin import cache_dir
 
 DB_NAME = "ttbench_results.sqlite"
 SCHEMA = """
@@ -47,7 +49,6 @@ def default_path(out: Optional[str] = None) -> str:
     """Beside the sweep's output when it has one; else in ttbench's cache folder (one history per user)."""
     if out:
         return os.path.join(out, DB_NAME)
-    from ..tt.plugin import cache_dir
 
     return os.path.join(cache_dir(), DB_NAME)
 
@@ -70,8 +71,6 @@ def connect(path: str) -> sqlite3.Connection:
 
 
 def start_run(db: sqlite3.Connection, kind: str, label: Optional[str] = None) -> int:
-    from ..optional import versions
-
     machine = f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus"
     with db:
         cur = db.execute("INSERT INTO runs (started, kind, label, versions, machine) VALUES (?, ?, ?, ?, ?)",

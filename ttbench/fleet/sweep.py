@@ -16,10 +16,15 @@ import time
 from typing import Optional
 
 from .. import models
-from ..proc.children import spawn_options, watch_parent
-from ..core import FRONTENDS, BadInput
+from ..analysis.findings import human_bytes
+from ..core import BadInput, FRONTENDS, ModelFailed
 from ..io.atomic import write_text_atomic
+from ..proc.children import spawn_options, watch_parent
 from ..proc.client import describe_exit
+from ..render.tables import html_table
+from ..run.devices import device
+from . import executors, op_support, results_db
+from .op_support import job_ops
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
 JOB_TIMEOUT_S = 1200
@@ -40,8 +45,8 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
 def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
     child process)."""
-    from ..pipeline import bringup
-    from ..stages.fx import on_meta
+    from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
+    from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
     m, x = models.load(model)
@@ -75,10 +80,6 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
 
 
 def _job_op_by_op(b, tt: bool) -> dict:
-    from ..core import BadInput, ModelFailed
-    from .op_support import job_ops
-    from ..run.devices import device
-
     tt_device = device("tt")
     name = "tt" if tt and (tt_device.usable or tt_device.compiles) else "cpu"
     try:
@@ -124,8 +125,6 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     `engine` (executors.py: "local" child processes, or "ray" tasks on the cluster at `address`). With
     `db_path`, the run and each row as it finishes are appended to that results database (results_db.py), and
     the rows returned are read back from it."""
-    from . import executors
-
     model_names = list(model_names or models.names())
     unknown = [m for m in model_names if m.partition(":")[0] not in models.names()]
     if unknown:
@@ -142,8 +141,6 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     done = [0]
     db = run_id = None
     if db_path:
-        from . import results_db
-
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
         run_id = results_db.start_run(db, "sweep", label)
     lock = threading.Lock()
@@ -179,8 +176,6 @@ COLUMNS = ("model", "frontend", "status", "furthest", "stablehlo ops", "constant
 
 def _bytes_cell(row: dict) -> str:
     """'92 B / 16.6 KiB': what the constants take in the IR, then what the device holds for them."""
-    from ..analysis.findings import human_bytes
-
     if row.get("constant_bytes") is None:
         return "-"
     embedded = row.get("embedded_bytes")
@@ -207,8 +202,6 @@ def markdown(rows: list) -> str:
 
 
 def html_page(rows: list) -> str:
-    from ..render.tables import html_table
-
     return ("<!doctype html><meta charset='utf-8'><title>ttbench sweep</title><style>table{border-collapse:collapse;"
             "font:13px sans-serif}td,th{border:1px solid #999;padding:2px 6px}</style>"
             + html_table(COLUMNS, [_cells(r) for r in rows], cls="ttbench-sweep", scroll=False))
@@ -231,8 +224,6 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
 
 def write_op_support(rows: list, out: str) -> list:
     """docs/op_support.md and .json from sweep rows that ran op by op."""
-    from . import op_support
-
     conformance_path = os.path.join(out, "onnx_conformance.json")
     table = op_support.op_support(rows, op_support.load_conformance(conformance_path))
     ran = [r["op_by_op"] for r in rows if isinstance(r.get("op_by_op"), dict)]

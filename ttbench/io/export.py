@@ -13,9 +13,10 @@ import shutil
 import tempfile
 from typing import Optional
 
-from ..core import MLIR_STAGES, BadInput
+from ..core import BadInput, MLIR_STAGES
 from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from ..optional import versions
+from ..proc.scratch import remove_orphans
 from ..stages.tt import FLATBUFFER_FILE
 from .atomic import umask
 
@@ -121,8 +122,6 @@ def check_export_target(directory: str) -> str:
 def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
     """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path.
     Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
-    from ..proc.scratch import remove_orphans
-
     directory = check_export_target(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)

@@ -9,7 +9,8 @@ import zipfile
 
 import numpy as np
 
-from ..core import MAX_INPUT_BYTES, BadInput
+from ..core import BadInput, MAX_INPUT_BYTES
+from .folders import inside
 
 _POSITIONAL = re.compile(r"arr_(\d+)")
 
@@ -63,8 +64,6 @@ def read_pb_folder(path: str, prefix: str) -> list:
     """[(tensor name or None, array)] for PREFIX_0.pb, PREFIX_1.pb, ... in `path` (numbered from 0 without gaps)."""
     import onnx
     from onnx import numpy_helper
-
-    from .folders import inside
 
     root = os.path.realpath(path)
     pattern = re.compile(re.escape(prefix) + r"_(\d+)\.pb")

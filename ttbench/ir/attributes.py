@@ -12,6 +12,7 @@ import re
 import struct
 from dataclasses import dataclass
 from typing import Any
+from .locations import read_mlir_string
 
 
 class AttributeSyntaxError(ValueError):
@@ -110,8 +111,6 @@ def _parse_value(s: str, i: int):
     if c == "{":
         return _parse_dict(s, i + 1)
     if c == '"':
-        from .locations import read_mlir_string
-
         return read_mlir_string(s, i)
     if c == "#":
         m = _IDENT_RE.match(s, i + 1)
@@ -198,8 +197,6 @@ def _parse_dict(s: str, i: int):
     while True:
         i = _skip_space(s, i)
         if s.startswith('"', i):
-            from .locations import read_mlir_string
-
             key, i = read_mlir_string(s, i)
         else:
             m = _IDENT_RE.match(s, i)

@@ -6,6 +6,7 @@ the code a bringup engineer reads.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from typing import Optional
@@ -16,8 +17,6 @@ _FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)', re.M)  # a file name may 
 
 
 def _framework_dirs() -> tuple:
-    import importlib.util
-
     dirs: list = []
     for name in ("torch", "torch_mlir", "onnxscript", "onnx_ir", "onnx", "jax", "ttbench"):
         spec = importlib.util.find_spec(name)

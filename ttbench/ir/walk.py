@@ -17,9 +17,10 @@ from typing import Optional
 import numpy as np
 
 from ..core import Op
+from .locations import read_location, read_mlir_string, user_frame
+from .text import resource_blobs as blobs_of_trailer, split_resources
 from .dialects import (CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ELIDE_ABOVE, ELIDED, ITEM_SIZE, NP_DTYPES,  # noqa: F401
                        STRUCTURAL_OPS, is_structural)
-from .locations import read_location, user_frame
 
 def np_dtype(element_type: str) -> np.dtype:
     if element_type == "bf16":
@@ -106,7 +107,6 @@ def _resource_key(attr) -> Optional[str]:
         ir.DenseResourceElementsAttr(attr)
     except (ValueError, TypeError):
         return None
-    from .locations import read_mlir_string
 
     text = str(attr)  # dense_resource<KEY> : tensor<...>; the bindings have no accessor for the key
     body = text[len("dense_resource<"):]
@@ -199,8 +199,6 @@ def _try(cls, value):
 def resource_blobs(module) -> dict:
     """key -> raw bytes of every `dense_resource` blob of the module. The bindings cannot read a blob, so the
     module is printed once with its literals elided and its resources section in full, and that section read."""
-    from .text import resource_blobs as blobs_of_trailer, split_resources
-
     text = module.operation.get_asm(large_elements_limit=ELIDE_ABOVE)
     _, trailer = split_resources(text)
     return {k: bytes.fromhex(h) for k, h in blobs_of_trailer(trailer).items()}

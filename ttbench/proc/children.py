@@ -8,6 +8,10 @@ the spawning thread), and a watchdog that exits when the parent pid changes.
 """
 from __future__ import annotations
 
+import ctypes
+import pickle
+import shutil
+import tempfile
 import os
 import signal
 import sys
@@ -15,6 +19,7 @@ import threading
 import time
 
 from .parent_watch import DEATHSIG_ENV, PARENT_ENV, watch_parent  # noqa: F401 - watch_parent: for workers
+from .scratch import remove_orphans
 _PR_SET_PDEATHSIG = 1
 
 
@@ -35,10 +40,6 @@ class Forked:
     notebook kernel with it. The copy runs torch single-threaded: OpenMP's thread pool does not survive fork."""
 
     def __init__(self, fn, timeout: float, what: str):
-        import tempfile
-
-        from .scratch import remove_orphans
-
         self.fn, self.timeout, self.what, self.pid = fn, timeout, what, None
         if not hasattr(os, "fork"):
             return
@@ -54,14 +55,11 @@ class Forked:
 
     def _child(self) -> None:
         """Run, write, leave without running the parent's exit handlers."""
-        import pickle
-
         import torch
 
         code = 1
         try:
             if sys.platform.startswith("linux"):  # the forking thread waits for us in result(): it outlives us
-                import ctypes
 
                 ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
             torch.set_num_threads(1)
@@ -83,9 +81,6 @@ class Forked:
 
     def result(self):
         """fn's result; fn's exception raised again here; ContainedFailure on a crash or past the timeout."""
-        import pickle
-        import shutil
-
         if self.pid is None:  # no fork on this platform: run it here
             return self.fn()
         try:

@@ -1,6 +1,7 @@
 """The parent side of the device worker: start it, send requests with a timeout, survive its death."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import selectors
@@ -8,7 +9,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from typing import Optional
 
 from .children import spawn_options
@@ -125,8 +125,6 @@ def shared_client(device: str) -> WorkerClient:
     restarted by its next request). Closed when the interpreter exits."""
     client = _SHARED.get(device)
     if client is None:
-        import atexit
-
         client = _SHARED[device] = WorkerClient(device)
         atexit.register(client.close)
     return client

@@ -9,7 +9,10 @@ graph. Exit 0: OUT holds the lowered module (bytecode, locations kept). Exit 3: 
 line is "failed: DESCRIPTION", the diagnostics are on stderr. A crash (a signal) leaves stdout's last "running:"
 line to say which pipeline it was in. It imports only torch_mlir (and its job runs once: one worker, one job).
 """
+import json
+import re
 import sys
+import time
 
 
 def _inject_fault(fault: str, description: str) -> None:
@@ -17,15 +20,11 @@ def _inject_fault(fault: str, description: str) -> None:
     pipeline whose description holds TEXT never finish, as a pass stuck in a loop would."""
     kind, _, needle = fault.partition(":")
     if kind == "hang" and needle in description:
-        import time
-
         while True:
             time.sleep(60)
 
 
 def main(argv) -> int:
-    import json
-
     from parent_watch import watch_parent  # beside this script (see parent_watch.py)
 
     watch_parent()
@@ -74,8 +73,6 @@ def print_diagnostics(module, diagnostics) -> None:
     """MLIR's diagnostics on stderr as its own handler prints them ("LOC: error: message"), except that an op
     without a location (a constant the canonicalizer hoisted and deduplicated) is placed at the first op that uses
     it and has one, so that the error still points at the model's node and source line."""
-    import re
-
     from torch_mlir import ir
 
     for location, severity, message in diagnostics:

@@ -14,6 +14,7 @@ rest), so resnet50 stays light in a browser.
 """
 from __future__ import annotations
 
+import linecache
 import html
 import json
 import os
@@ -256,7 +257,7 @@ def render_bringup(b, plots: bool = False) -> str:
     panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n)) for n, s in b.stages.items())
     extra = ""
     if plots:
-        from .plots import stage_bars_png
+        from .plots import stage_bars_png  # lazy: matplotlib, only when a plot is drawn
 
         extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
     prefix = _view_prefix(b)
@@ -327,8 +328,6 @@ def _subtree_ends(modules) -> list:
 def _source_code(b, lines) -> list:
     """The code of each source line, read where Python ran it. Only for a model given as a live nn.Module: an ONNX
     file's stack traces are untrusted text and may name any file on this machine, so its lines show no code."""
-    import linecache
-
     import torch
 
     if not isinstance(b.model, torch.nn.Module):

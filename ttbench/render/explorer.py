@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 
 from ..analysis.findings import KINDS
+from .bringup_html import render_bringup
 
 
 def _key(op):
@@ -99,8 +100,6 @@ class Explorer:
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget, with the static view as the fallback a saved or exported notebook shows."""
-        from .bringup_html import render_bringup
-
         bundle = self.widget._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/html"] = render_bringup(self.b)

@@ -12,6 +12,11 @@ serves a saved folder later.
 """
 from __future__ import annotations
 
+import html
+import select
+import threading
+import time
+import urllib.request
 import json
 import os
 import subprocess
@@ -21,8 +26,13 @@ from typing import Optional
 from .. import optional
 from ..analysis.findings import KINDS
 from ..core import BadInput
+from ..io.atomic import write_text_atomic
+from ..proc.children import spawn_options
+from ..proc.scratch import scratch_dir
+from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, findings_by_op
 from .graph import def_use_edges
+from .netron_view import _free_port
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
 PASS_COLOUR, FAIL_COLOUR = "#2da44e", "#cf222e"  # op by op: ttbench's own verdict, never a colour scale's guess
@@ -87,8 +97,6 @@ def op_by_op_overlay(stage, report) -> dict:
             if node not in index_of:
                 continue
             if report.compile_only or row.pcc is None:
-                from ..run.results import FURTHEST_STAGES
-
                 value = FURTHEST_STAGES.index(row.furthest_stage) if row.furthest_stage in FURTHEST_STAGES else 0
             else:
                 value = round(float(row.pcc), 6)
@@ -119,7 +127,7 @@ def overlays(b, stage_name: str, report=None) -> dict:
     out = {"findings": findings_overlay(stage, b.findings)}
     if stage_name == "ttnn":
         out["const-eval"] = const_eval_overlay(stage)
-    from ..run.stage_compare import StageComparison
+    from ..run.stage_compare import StageComparison  # lazy: imports torch (~2.5 s)
 
     if isinstance(report, StageComparison):
         if report.stage == stage_name and report.not_run is None:
@@ -144,8 +152,6 @@ def explorer_files(b, report=None, stages=None) -> dict:
 
 
 def write_explorer_files(b, folder: str, report=None, stages=None) -> list:
-    from ..io.atomic import write_text_atomic
-
     os.makedirs(os.path.join(folder, "explorer"), exist_ok=True)
     return [write_text_atomic(os.path.join(folder, name), text)
             for name, text in explorer_files(b, report, stages).items()]
@@ -188,8 +194,6 @@ class ExplorerServer:
                 self.process.kill()
 
     def _repr_html_(self) -> str:
-        import html
-
         return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
                 f"style='border:1px solid #d0d7de'></iframe>")
 
@@ -199,8 +203,6 @@ class ExplorerServer:
 
 def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ExplorerServer:
     """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
-    from ..proc.scratch import scratch_dir
-
     b = stage._owner
     if b is None:
         raise BadInput("explorer() needs a stage of a bringup (tb.bringup(...).stages[name])")
@@ -229,12 +231,6 @@ def saved_files(folder: str, stage: str) -> tuple:
 
 def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
                 timeout: float = 60.0) -> ExplorerServer:
-    import select
-    import time
-
-    from ..proc.children import spawn_options
-    from .netron_view import _free_port
-
     _require_model_explorer()
     port = port or _free_port()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # ttbench/, where parent_watch.py is
@@ -253,7 +249,6 @@ def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 70
     if url is None:
         process.kill()
         raise RuntimeError("Model Explorer did not start (see `ttbench doctor`)")
-    import threading
 
     # the server goes on printing; a pipe nobody reads would block it once full
     threading.Thread(target=process.stdout.read, name="ttbench-explorer-stdout", daemon=True).start()
@@ -270,9 +265,6 @@ def _require_model_explorer() -> None:
 
 
 def _wait_for_http(url: str, deadline: float) -> None:
-    import time
-    import urllib.request
-
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(url, timeout=2).read()

@@ -1,6 +1,7 @@
 """Netron for the ONNX stage: served on 127.0.0.1 only, shown in an IFrame, no browser launched."""
 from __future__ import annotations
 
+import socket
 import os
 
 from .. import optional
@@ -42,8 +43,6 @@ def stop() -> None:
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

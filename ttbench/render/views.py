@@ -7,31 +7,32 @@ from __future__ import annotations
 import html
 from typing import Optional
 
-from ..core import VIEWS
+from ..analysis.findings import SUMMARY_COLUMNS
+from ..core import VIEWS, cell_text
+from ..diff import summary_lines
+from ..io.atomic import write_text_atomic
+from ..run.results import FURTHEST_STAGES, OP_COLUMNS
+from .bringup_html import render_bringup, standalone
+from .graph import stage_graph as draw
+from .model_explorer import serve
+from .netron_view import show
+from .tables import html_table
 
 
 # --- Bringup --------------------------------------------------------------------------------------------------
 
 def bringup_repr_html(b) -> str:
-    from .bringup_html import render_bringup
-
     return render_bringup(b)
 
 
 def bringup_save_html(b, path: str, plots: bool = True) -> str:
     """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
-    from ..io.atomic import write_text_atomic
-    from .bringup_html import render_bringup, standalone
-
     return write_text_atomic(path, standalone(render_bringup(b, plots=plots), f"ttbench · {b.model_name}"))
 
 
 def save_page(path: str, *views, title: str = "ttbench") -> str:
     """Several views on one self-contained page (two bringups side by side in one file, a bringup and its op-by-op
     report, ...): each object's notebook HTML, in order. Ids stay unique: each bringup view has its own prefix."""
-    from ..io.atomic import write_text_atomic
-    from .bringup_html import standalone
-
     missing = [type(v).__name__ for v in views if not hasattr(v, "_repr_html_")]
     if not views or missing:
         raise TypeError(f"save_html(path, *views) takes objects ttbench can show, got {missing or 'none'}")
@@ -42,16 +43,12 @@ def save_page(path: str, *views, title: str = "ttbench") -> str:
 
 def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
     """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
-    from .graph import stage_graph as draw
-
     findings = stage._owner.findings if stage._owner is not None else None
     return draw(stage, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
 
 
 def stage_netron(stage, port: int = 0, height: int = 600):
     """The onnx stage in netron, served on 127.0.0.1 and shown in an IFrame (stop with tb.netron_stop())."""
-    from .netron_view import show
-
     return show(stage, port=port, height=height)
 
 
@@ -59,23 +56,16 @@ def stage_explorer(stage, report=None, port: int = 0, height: int = 700):
     """The stage in Google's Model Explorer, with ttbench's overlays (findings; const-eval on TTNN; `report`'s
     op-by-op results on fx/onnx, or a StageComparison's per-op PCC on its later stage, e.g. ttnn), served on
     127.0.0.1; shown as an IFrame. Stop with tb.explorer_stop()."""
-    from .model_explorer import serve
-
     return serve(stage, report=report, port=port, height=height)
 
 
 # --- findings, runs -------------------------------------------------------------------------------------------
 
 def summary_repr_html(summary) -> str:
-    from ..analysis.findings import SUMMARY_COLUMNS
-    from .tables import html_table
-
     return html_table(list(SUMMARY_COLUMNS), summary._cells(), cls="ttbench-summary", titles=SUMMARY_COLUMNS)
 
 
 def run_result_repr_html(r) -> str:
-    from .tables import html_table
-
     cols = ["output", "shape", "pcc", "max_abs_error", "max_rel_error", "allclose", "ok"]
     rows = [[i] + [o.get(c) for c in cols[1:]] for i, o in enumerate(r.outputs)]
     caption = f"{r.model} · {r.stage} on {r.device}: {'ok' if r.ok else 'FAILED'} — {r.message}"
@@ -83,9 +73,6 @@ def run_result_repr_html(r) -> str:
 
 
 def op_by_op_repr_html(report) -> str:
-    from ..run.results import OP_COLUMNS
-    from .tables import html_table
-
     rows = [[getattr(r, c) for c in OP_COLUMNS] for r in report.rows]
     return html_table(OP_COLUMNS, rows, report.summary().replace("\n", " · "), cls="ttbench-run")
 
@@ -95,7 +82,7 @@ def op_by_op_plot(report, ax=None):
     it; without one, returns a Figure of its own (a notebook shows it; pyplot's state and backend are untouched)."""
     figure = None
     if ax is None:
-        from .plots import notebook_figure
+        from .plots import notebook_figure  # lazy: matplotlib, only when a plot is drawn
 
         figure = notebook_figure(figsize=(10, 3))
         ax = figure.subplots()
@@ -103,7 +90,6 @@ def op_by_op_plot(report, ax=None):
     colors = ["tab:green" if r.ok else "tab:red" for r in report.rows]
     interpreted = report.compile_only and any(r.pcc_from for r in report.rows)
     if report.compile_only and not interpreted:  # no PCC to draw: how far each op got through the compiler
-        from ..run.results import FURTHEST_STAGES
 
         ax.scatter(xs, [FURTHEST_STAGES.index(r.furthest_stage) for r in report.rows], c=colors, s=12)
         ax.set_yticks(range(len(FURTHEST_STAGES)), FURTHEST_STAGES)
@@ -139,8 +125,6 @@ def _pcc_colour(row, min_pcc: float) -> str:
 def stage_comparison_repr_html(r) -> str:
     """The summary, then every compared op coloured by PCC (green matches, red diverges, yellow allclose with a
     meaningless PCC), the first divergence marked; unmatched ops with their reason, folded."""
-    from ..core import cell_text
-
     e = html.escape
     head = "".join(f"<div>{e(line)}</div>" for line in r.summary().split("\n"))
     if r.not_run:
@@ -173,7 +157,7 @@ def stage_comparison_plot(r, ax=None):
     the first divergence labelled with its source line."""
     figure = None
     if ax is None:
-        from .plots import notebook_figure
+        from .plots import notebook_figure  # lazy: matplotlib, only when a plot is drawn
 
         figure = notebook_figure(figsize=(10, 3))
         ax = figure.subplots()
@@ -198,8 +182,6 @@ def stage_comparison_plot(r, ax=None):
 # --- diff -----------------------------------------------------------------------------------------------------
 
 def diff_repr_html(d) -> str:
-    from ..diff import summary_lines
-
     summary = "".join(f"<li>{html.escape(l)}</li>" for l in summary_lines(d))
     blocks = []
     for s in d.stages:
@@ -217,8 +199,6 @@ def diff_repr_html(d) -> str:
 
 
 def diff_save_html(d, path: str) -> str:
-    from ..io.atomic import write_text_atomic
-
     return write_text_atomic(path, "<!doctype html><meta charset='utf-8'><title>ttbench diff</title>"
                              + diff_repr_html(d))
 

@@ -7,6 +7,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from .. import optional
+from ..core import BadInput
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,6 @@ def devices() -> tuple:
 
 
 def device(name: str) -> Device:
-    from ..core import BadInput
-
     for d in devices():
         if d.name == name:
             return d

@@ -8,10 +8,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..proc.children import call_in_fork
 from .. import core
-from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
+from ..proc.children import call_in_fork
+from ..stages.fx import on_meta
+from ..stages.onnx import graph_inputs
 from .one_op import tensor_leaves
+from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
 
 TORCH_EAGER = "torch (eager, CPU)"
 TORCH_FX_GRAPH = "torch (the captured FX graph on the loaded weights: the model is on the meta device)"
@@ -29,8 +31,6 @@ def captured_graph_outputs(b, what: str) -> list:
 
 def golden_outputs(b) -> tuple:
     """(numpy arrays of the model's outputs on b.example_inputs, which reference made them)."""
-    from ..stages.fx import on_meta
-
     model = b.model
     if isinstance(model, torch.nn.Module) and on_meta(model):
         # The module has no numbers; the graph it was captured into runs on the weights loaded into the bringup.
@@ -62,8 +62,6 @@ def onnx_reference_outputs(model, feeds: list) -> tuple:
     """An ONNX model (path or proto) on `feeds` (graph-input order) -> (output arrays, reference name).
     onnxruntime first; onnx.reference when onnxruntime refuses the model (an op or type it lacks)."""
     import onnx
-
-    from ..stages.onnx import graph_inputs
 
     proto = onnx.load(model) if not isinstance(model, onnx.ModelProto) else model
     named = {i.name: x for i, x in zip(graph_inputs(proto), feeds)}

@@ -6,6 +6,7 @@ shapes/dtypes and the same non-tensor arguments share a key, so each is compiled
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 import torch
@@ -47,8 +48,6 @@ def outputs_used(node: torch.fx.Node):
     """Indices of a multi-output op's results that the graph reads (None: all of them, or a single result).
     The one-op graph returns only these, as the op computes in the model: max_pool2d_with_indices whose indices
     nobody reads lowers differently (and the Tenstorrent compiler takes it) from one whose indices are read."""
-    import operator
-
     if not node.users or any(u.target is not operator.getitem for u in node.users):
         return None
     used = sorted({u.args[1] for u in node.users if u.users})

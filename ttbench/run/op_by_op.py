@@ -29,15 +29,19 @@ import numpy as np
 import torch
 import torch.fx
 
-from ..proc.children import ContainedFailure, call_in_fork
 from ..core import BadInput, ModelFailed, OpByOpMode
+from ..io.arrays import from_numpy, to_numpy
 from ..ir.locations import frames_from_stack_trace, user_frame
-from ..progress import bar as progress_bar
+from ..proc.children import ContainedFailure, call_in_fork
 from ..proc.client import WorkerDied, shared_client
+from ..progress import bar as progress_bar
+from ..stages.onnx import graph_inputs
+from ..tt.interp import NotInterpreted, interpret_text
+from ..tt.plugin import CompileSession, PluginError
 from .compare import compare
 from .devices import device as find_device
-from ..io.arrays import from_numpy, to_numpy
 from .one_op import make_spec, spec_key, tensor_leaves, used_outputs
+from .onnx_nodes import SKIPPED_OPS, constant_names, node_outputs, one_node_model, recorded_values
 from .results import OpByOpReport, OpRow
 from .whole import pjrt_text, run_text_on_device
 
@@ -99,8 +103,6 @@ class TTExecutor:
         self.executes = device.usable
 
     def __enter__(self):
-        from ..tt.plugin import CompileSession, PluginError
-
         try:
             self.session = CompileSession().__enter__()
         except PluginError as exc:
@@ -125,8 +127,6 @@ class TTExecutor:
 
 def interpret_ttnn_file(path: str, inputs: list) -> tuple:
     """(output arrays or None, why not) of the TTNN program in `path` run by ttbench's interpreter on `inputs`."""
-    from ..tt.interp import NotInterpreted, interpret_text
-
     with open(path) as f:
         text = f.read()
     try:
@@ -374,10 +374,7 @@ def _fx_occurrences(b, timeout: float, skipped: dict):
 # --- ONNX units --------------------------------------------------------------------------------------------------
 
 def _onnx_values(b, timeout: float) -> dict:
-    from .onnx_nodes import recorded_values
-
     proto = b.stages["onnx"].module
-    from ..stages.onnx import graph_inputs
 
     feeds = {i.name: to_numpy(x) for i, x in zip(graph_inputs(proto), b.example_inputs)}
     try:
@@ -397,15 +394,11 @@ def _onnx_locations(b) -> dict:
 
 
 def _onnx_nodes(b):
-    from .onnx_nodes import SKIPPED_OPS
-
     proto = b.stages["onnx"].module
     return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
 
 
 def _onnx_unit(b, node, values: dict, constants: set) -> tuple:
-    from .onnx_nodes import node_outputs, one_node_model
-
     op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
     try:
         model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
@@ -420,8 +413,6 @@ def _node_name(node, index: int) -> str:
 
 
 def _onnx_occurrences(b, timeout: float):
-    from .onnx_nodes import constant_names
-
     values = _onnx_values(b, timeout)
     constants = constant_names(b.stages["onnx"].module)
     locations = _onnx_locations(b)
@@ -491,8 +482,6 @@ def _fx_chain(b, timeout, progress, run, skipped):
 
 def _onnx_chain(b, timeout, progress, run, _skipped):
     """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers."""
-    from .onnx_nodes import constant_names
-
     golden = _onnx_values(b, timeout)
     constants = constant_names(b.stages["onnx"].module)
     locations = _onnx_locations(b)

@@ -6,7 +6,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
-from ..core import cell_text, view_method
+from ..core import BadInput, cell_text, view_method
+from ..io.atomic import write_npz_atomic
 
 
 @dataclass
@@ -44,11 +45,7 @@ class RunResult:
     def save_outputs(self, path) -> str:
         """The device's outputs and the golden's as one .npz (output_0, golden_0, ...), written atomically, so
         they can be compared with a user's own expected outputs."""
-        from ..io.atomic import write_npz_atomic
-
         if not self.arrays:
-            from ..core import BadInput
-
             raise BadInput(f"no outputs to save: {self.message}")
         named = {f"output_{i}": a for i, a in enumerate(self.arrays)}
         named.update({f"golden_{i}": a for i, a in enumerate(self.golden_arrays)})

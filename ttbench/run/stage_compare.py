@@ -11,6 +11,7 @@ order whose PCC falls below `min_pcc` is the first divergence, with its source l
 """
 from __future__ import annotations
 
+import time
 import json
 import math
 import re
@@ -19,9 +20,9 @@ from typing import Optional
 
 import numpy as np
 
-from ..core import Op, cell_text, view_method
+from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
-from .stage_values import NotRun, stage_values
+from .stage_values import NotRun, VALUE_STAGES, stage_values
 
 # Ops whose value is not a computation to compare: creation from attributes, placement and layout moves (their
 # value is their operand's), bookkeeping, and const-eval call sites (the const-eval ops themselves are compared).
@@ -240,11 +241,6 @@ def _agrees(found, min_pcc: float) -> bool:
 def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
                    timeout: float = 600.0) -> StageComparison:
     """Run `reference_stage` and `stage` once each, every op's value recorded, and compare op by op."""
-    import time
-
-    from ..core import BadInput
-    from .stage_values import VALUE_STAGES
-
     for s in (reference_stage, stage):
         if s not in VALUE_STAGES:
             raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {s!r}")

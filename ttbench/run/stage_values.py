@@ -13,8 +13,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..core import REPORT_BUGS, BadInput
+from ..analysis.semantics import fx_node_values
+from ..core import BadInput, REPORT_BUGS
 from ..io.arrays import to_numpy
+from ..ir.walk import main_function, stage_operations
+from ..proc.children import ContainedFailure
+from ..proc.client import WorkerDied, shared_client
+from ..stages.mlir_stage import clone_module, full_text
+from ..tt.interp import NotInterpreted, PRODUCER, interpret_text
+from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
 
 VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
 
@@ -48,9 +55,6 @@ def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -
 
 
 def _interpreted(b, stage: str, precision: str) -> StageValues:
-    from ..tt.interp import PRODUCER, NotInterpreted, interpret_text
-    from .whole import interpreter_device
-
     s = b.stages[stage]
     try:
         run = interpret_text(stage, s.full_text(), list(b.argument_values), precision=precision, record=True)
@@ -63,11 +67,6 @@ def _interpreted(b, stage: str, precision: str) -> StageValues:
 
 def _stablehlo(b, timeout: float) -> StageValues:
     from torch_mlir import ir
-
-    from ..ir.walk import main_function, stage_operations
-    from ..stages.mlir_stage import clone_module, full_text
-    from ..proc.client import WorkerDied, shared_client
-    from .whole import pjrt_text, run_text_on_device, signature_mismatch
 
     s = b.stages["stablehlo"]
     if s.module is None:
@@ -120,9 +119,6 @@ def _torchfx(b) -> StageValues:
     if b.fx_graph is None or "fx" not in b.stages:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
-    from ..analysis.semantics import fx_node_values
-    from ..proc.children import ContainedFailure
-
     fx_ops = {op.attrs.get("node"): op for op in b.stages["fx"].ops}
     try:
         recorded = fx_node_values(b.fx_graph, b.argument_values, set(fx_ops))

@@ -8,13 +8,15 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..proc.children import ContainedFailure
 from ..core import BadInput
+from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
+from ..ir.walk import main_function
+from ..proc.children import ContainedFailure
 from ..proc.client import WorkerClient, WorkerDied, shared_client
+from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from .compare import compare
 from .devices import device as find_device
-from ..io.arrays import to_numpy
 from .golden import captured_graph_outputs, golden_outputs
 from .results import RunResult
 
@@ -60,8 +62,6 @@ def signature_mismatch(module, arguments: list, values: list) -> Optional[str]:
         return None
     from torch_mlir import ir
 
-    from ..ir.walk import main_function
-
     main = main_function(module)
     if main is None:
         return None
@@ -87,8 +87,6 @@ def interpreter_device(stage: str) -> str:
 def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
               pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S, expected=None,
               precision: str = "ir") -> RunResult:
-    from ..tt.interp import PRECISIONS
-
     _validate(b, stage)
     if precision not in PRECISIONS:
         raise BadInput(f"unknown precision {precision!r}: choose one of {', '.join(PRECISIONS)}")
@@ -174,8 +172,6 @@ def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunRes
 
 def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -> RunResult:
     """The stage's own program, executed op by op by ttbench's interpreter on the CPU."""
-    from ..tt.interp import PRODUCER, NotInterpreted, interpret_text
-
     result = RunResult(model=b.model_name, stage=stage, device=interpreter_device(stage), executed=False, ok=False,
                        message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=PRODUCER, precision=precision)
     s = b.stages[stage]

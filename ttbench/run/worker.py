@@ -14,11 +14,18 @@ the worker abort or hang when asked to lower OP (e.g. aten.gelu.default).
 """
 from __future__ import annotations
 
+import pickle
 import json
 import os
 import sys
 import time
 import traceback
+from ..core import ArgInfo
+from ..proc.children import watch_parent
+from ..stages.mlir_stage import full_text
+from ..stages.stablehlo import lower as to_stablehlo
+from ..stages.torchfx import import_fx, import_onnx
+from ..tt.plugin import plugin_lock
 
 # Below the parent's start timeout (run/client.py), so a long wait is reported as such, not as a dead worker.
 START_LOCK_TIMEOUT_S = 100.0
@@ -78,8 +85,6 @@ def _backend(device: str):
     from jax._src import xla_bridge
     from jax.extend import backend
 
-    from ..tt.plugin import plugin_lock
-
     if device == "cpu" and hasattr(xla_bridge, "_plugins_registered"):
         xla_bridge._plugins_registered = True  # private flag of the pinned jax: "discovery already done"
         return backend.get_backend(device)
@@ -91,13 +96,8 @@ def _backend(device: str):
 
 def lower(spec_path: str) -> str:
     """A one-op spec -> the StableHLO text of a function computing just that op."""
-    import pickle
-
-    from ..stages.fx import FxCapture
-    from ..stages.mlir_stage import full_text
-    from ..stages.stablehlo import lower as to_stablehlo
-    from ..stages.torchfx import import_fx
-    from .one_op import one_op_graph
+    from ..stages.fx import FxCapture  # lazy: torch and the frontends load per request kind
+    from .one_op import one_op_graph  # lazy: torch and the frontends load per request kind
 
     with open(spec_path, "rb") as f:
         spec = pickle.load(f)
@@ -115,12 +115,7 @@ def lower_onnx(model_path: str) -> str:
     """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
     import onnx
 
-    from ..core import ArgInfo
-    from ..stages.mlir_stage import full_text
-    from ..stages.onnx import OnnxCapture
-    from ..stages.stablehlo import lower as to_stablehlo
-    from ..stages.torchfx import import_onnx
-
+    from ..stages.onnx import OnnxCapture  # lazy: torch and the frontends load per request kind
     proto = onnx.load(model_path)
     _inject_fault(proto.graph.node[0].op_type)
     arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
@@ -192,8 +187,6 @@ def _is_pointer(line: str) -> bool:
 
 
 def main() -> int:
-    from ..proc.children import watch_parent
-
     watch_parent()
     proto = _protocol_stream()
     device = sys.argv[1] if len(sys.argv) > 1 else "cpu"

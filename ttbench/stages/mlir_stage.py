@@ -1,13 +1,20 @@
 """What the MLIR stages share: turning an in-memory torch-mlir module into a `Stage`."""
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 import os
 import re
 import tempfile
 import threading
 
-from ..core import CompilerFailure, Stage
+from ..core import CompilerFailure, SourceLoc, Stage
+from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
+from ..proc.children import spawn_options
+from ..proc.scratch import remove_orphans
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -51,8 +58,6 @@ def clone_module(module):
 
 def _diagnostic_location(where: str, node_kinds: dict) -> str:
     """' (ONNX node N (Kind), at file:line)' for a diagnostic's location text; '' when it has neither."""
-    from ..ir.locations import LocTable, user_frame
-
     if where.startswith("loc(") and where.endswith(")"):
         frames = LocTable("").frames(where[4:-1])
     elif where.startswith(("callsite(", "fused", '"')) and not re.match(r'^"[^"]*":\d+:\d+$', where):
@@ -61,8 +66,6 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
         m = re.match(r"(.*):(\d+):\d+$", where)
         frames = ()
         if m:
-            from ..core import SourceLoc
-
             frames = (SourceLoc(m.group(1), int(m.group(2))),)
     loc = user_frame(frames) or (frames[0] if frames else None)
     parts = [f"at {loc.short}"] if loc else []
@@ -108,19 +111,12 @@ _spare: list = []  # at most one worker started ahead of its job (see prestart_w
 
 
 def _spawn_worker():
-    import subprocess
-    import sys
-
-    from ..proc.children import spawn_options
-
     return subprocess.Popen([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
 
 
 def _kill(worker) -> None:
     """The worker and anything it started: it runs in a session of its own (spawn_options)."""
-    import signal
-
     try:
         os.killpg(worker.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -147,13 +143,7 @@ def run_pipelines(module, pipelines: list):
     return the lowered module (in `module`'s context; `module` itself is untouched). A compiler crash (torch-mlir
     segfaults on some inputs) becomes a CompilerFailure naming the signal and the pipeline, never the caller's
     death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected."""
-    import json
-    import signal
-    import subprocess
-
     from torch_mlir import ir
-
-    from ..proc.scratch import remove_orphans
 
     remove_orphans("ttbench-passes-")
     with tempfile.TemporaryDirectory(prefix=f"ttbench-passes-{os.getpid()}-") as tmp:

@@ -16,7 +16,9 @@ import torch
 
 from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, check_input_size
 from ..io.arrays import ML_DTYPES, from_numpy
-from ..ir.locations import frames_from_stack_trace, user_frame
+from ..ir.locations import frames_from_stack_trace, location_name, module_location_name, user_frame
+from ..ir.walk import main_function, stage_operations
+from .fx import check_inputs, constant_record
 
 STACK_TRACE_KEY = "pkg.torch.onnx.stack_trace"
 NAME_SCOPES_KEY = "pkg.torch.onnx.name_scopes"  # "['', 'encoder', 'encoder.layer.0', 'linear']": modules, then the node
@@ -136,8 +138,6 @@ def load_onnx(model, inputs=(), dims: dict = None):
     import onnx
 
     if isinstance(model, torch.nn.Module):
-        from .fx import check_inputs
-
         if dims:
             raise BadInput("dims fixes dynamic dimensions of an ONNX file's inputs: give example inputs for a module")
         check_inputs(model, inputs)
@@ -339,8 +339,6 @@ def embedded_constants(model, weights: dict) -> list:
     """Tensors inside the graph handed on: initializers and `Constant` nodes (constant-budget records)."""
     from onnx import numpy_helper
 
-    from .fx import constant_record
-
     out = []
     for init in model.graph.initializer:
         if init.name in weights:
@@ -388,9 +386,6 @@ def relocate_onnx_ops(module, node_frames: dict, node_modules: dict) -> None:
     torch-mlir's FX importer gives them; the Tenstorrent compiler puts an argument's location on the device
     transfers and layout changes it makes for it, which would otherwise point nowhere. Edits the live module."""
     from torch_mlir import ir
-
-    from ..ir.locations import location_name, module_location_name
-    from ..ir.walk import main_function, stage_operations
 
     sources = {}  # the source part of each relocated op's location
     for operation in stage_operations(module):

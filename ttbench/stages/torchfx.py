@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import time
 
+from .. import core
 from ..core import CompilerFailure
+from ..ir.locations import frames_from_stack_trace, location_name, module_location_name
+from ..proc.children import ContainedFailure, call_in_fork
 from .mlir_stage import mlir_stage
 
 
@@ -44,8 +47,7 @@ def _located_cache_class():
         from torch_mlir import ir
         from torch_mlir.extras.fx_importer import ContextCache
 
-        from ..ir.locations import frames_from_stack_trace, module_location_name
-        from .fx import module_path
+        from .fx import module_path  # lazy: imports torch (~2.5 s)
 
         class LocatedContextCache(ContextCache):
             __slots__ = ()
@@ -73,10 +75,7 @@ def import_onnx(capture):
     from torch_mlir import ir
     from torch_mlir.extras import onnx_importer
 
-    from .onnx import relocate_onnx_ops
-
-    from .. import core
-    from ..proc.children import ContainedFailure, call_in_fork
+    from .onnx import relocate_onnx_ops  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
 
@@ -110,9 +109,6 @@ def _order_arguments_by_signature(func, capture) -> None:
     """Put the recorded arguments (and the tensors to feed) in the order of @main's parameters, matched by the
     name the importer gives each parameter's location. Never by position: a file that lists weights among its
     inputs fed equal-sized buffers to the wrong parameters and ran to a silent NaN."""
-    from ..core import CompilerFailure
-    from ..ir.locations import location_name
-
     names = [location_name(arg.location) for arg in func.regions[0].blocks[0].arguments]
     recorded = [a.name for a in capture.arguments]
     if names == recorded:

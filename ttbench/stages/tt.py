@@ -7,10 +7,12 @@ import pathlib
 import shutil
 import tempfile
 
-from ..tt import plugin as tt_plugin
 from ..core import Stage
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
+from ..ir.walk import main_function
 from ..proc.scratch import remove_orphans, scratch_dir
+from ..tt import plugin as tt_plugin
+from .mlir_stage import clone_module, full_text
 
 FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 
@@ -29,9 +31,6 @@ def handed_over_text(stablehlo_stage: Stage, arguments: list, params: str) -> st
     `stablehlo.custom_call @tt.mark_argument`), so tt-mlir knows weights from inputs."""
     if stablehlo_stage.module is None:  # no live module (a stage read back from text): the text rewrite
         return legalize_for_tt(stablehlo_stage.full_text())
-    from ..ir.walk import main_function
-    from .mlir_stage import clone_module, full_text
-
     module = clone_module(stablehlo_stage.module)
     with module.context:
         for top in module.body.operations:

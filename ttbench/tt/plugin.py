@@ -6,6 +6,7 @@ single-chip Blackhole P150 cluster, and caches under ~/.cache/ttbench (with the 
 """
 from __future__ import annotations
 
+import fcntl
 import contextlib
 import glob
 import os
@@ -19,8 +20,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import optional
-from ..proc.children import spawn_options
 from ..core import CompilerFailure
+from ..ir.locations import LocTable, user_frame
+from ..proc.children import spawn_options
+from ..proc.client import WorkerClient, WorkerDied
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
@@ -93,8 +96,6 @@ def lock_holder(fd: int) -> Optional[int]:
 def plugin_lock(timeout: float, on_wait=None):
     """Hold the plugin lock (yields True), or give up after `timeout` s (yields False). `on_wait(pid)` is called
     once when another process holds it (default: a line on stderr), so a wait never looks like a hang."""
-    import fcntl
-
     fd = os.open(plugin_lock_path(), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         deadline = time.monotonic() + timeout
@@ -232,8 +233,6 @@ class CompileSession:
         self._stack = contextlib.ExitStack()
 
     def __enter__(self):
-        from ..proc.client import WorkerClient
-
         piece = optional.tt_plugin()
         if not piece.available:
             raise PluginError(f"Tenstorrent compiler plugin not available: {piece.hint}")
@@ -260,8 +259,6 @@ class CompileSession:
         """StableHLO text -> Compiled (files exported under `workdir`); with `inputs` (numpy arrays) and a chip,
         it also executes and returns the outputs."""
         import numpy as np
-
-        from ..proc.client import WorkerDied
 
         source, export = os.path.join(workdir, "input.stablehlo.mlir"), os.path.join(workdir, "export")
         feeds = os.path.join(workdir, "inputs.npz") if inputs is not None and self.executes else None
@@ -304,8 +301,6 @@ def stopped_at(log: str) -> Optional[str]:
     """Where the compiler's first located error points: "model.py:7 (failed to legalize operation
     'stablehlo.reduce_window')", or None. ttbench hands over StableHLO located at the model's source lines, so
     this is the user's line (first_failing_op confirms the op by compiling ops alone)."""
-    from ..ir.locations import LocTable, user_frame
-
     table = LocTable("")
     for line in log.splitlines():
         found = _LOCATED_ERROR.search(line)

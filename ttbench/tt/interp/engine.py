@@ -7,12 +7,14 @@ simulator shows. Every result it produces says so (`PRODUCER`).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import torch
 
-from ..program import Function, Program, ProgramOp, TensorType
+from ...core import REPORT_BUGS
+from ..program import Function, Program, ProgramError, ProgramOp, TensorType, parse_program
 from .handlers import READINGS
 from .registry import HANDLERS, InPlace, InterpreterBug, Unsupported, torch_dtype, unsupported_reason
 
@@ -150,8 +152,6 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
     """Run `program`'s entry function on `arguments` (torch tensors, in order). precision="bf16" rounds every float
     result to bf16 (a stand-in for a bf16 compile). Raises Unsupported (before any op runs) for what it does not
     know, InterpreterBug for its own failures."""
-    import time
-
 
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
@@ -184,9 +184,6 @@ class NotInterpreted(Exception):
 def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir",
                    record: bool = False) -> Interpretation:
     """The TTIR/TTNN `text` parsed and interpreted on `arguments`; NotInterpreted says why not."""
-    from ...core import REPORT_BUGS
-    from ..program import ProgramError, parse_program
-
     try:
         return interpret(parse_program(stage, text), arguments, precision=precision, record=record)
     except Unsupported as exc:

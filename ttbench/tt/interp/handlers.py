@@ -14,7 +14,9 @@ import re
 import torch
 import torch.nn.functional as F
 
-from ...ir.attributes import Dense, Opaque, plain
+from ...ir.attributes import Dense, Opaque, decode_number, plain
+from ...ir.walk import np_dtype
+from ..program import parse_type
 from .registry import InPlace, InterpreterBug, Unsupported, handles, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
@@ -231,10 +233,6 @@ def _arange(ctx, op, args):
 
 
 def _dense_value(ctx, op, value: Dense):
-    from ...ir.walk import np_dtype
-
-    from ..program import parse_type
-
     t = parse_type(value.type) if value.type else op.result_types[0]  # the literal's own type; the engine casts
     body = value.body.strip()
     if value.resource:
@@ -264,8 +262,6 @@ _ELEMENT_RE = re.compile(r"-?0x[0-9A-Fa-f]+|true|false|[-+]?(?:inf|nan|\d+(?:\.\
 def _literal(body: str, element: str) -> list:
     """The elements of a dense<...> literal, flat, in order: numbers, true/false, and hex bit patterns (MLIR prints
     non-finite floats as 0xFF800000), decoded for the element type."""
-    from ...ir.attributes import decode_number
-
     out = []
     for token in _ELEMENT_RE.findall(body):
         if token in ("true", "false"):
