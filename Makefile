@@ -39,10 +39,11 @@ demo: setup
 test: setup wheel-check
 	$(BIN)/python -m pytest -q -ra --durations=15 tests --nbval-lax --nbval-sanitize-with notebooks/sanitize.cfg notebooks
 
-# The inner loop (a few minutes): no TT compiles (TTBENCH_DISABLE_TT: the plugin counts as absent, so TT stages are
-# skipped as on a machine without it), no browser, no notebooks, no HF-sized models. `make test` runs everything.
+# The inner loop (a few minutes): no TT compiles (TTBENCH_DISABLE_TT: the plugin counts as absent, as on a machine
+# without it), no browser, no notebooks, no HF-sized models, no CLI/child-process suites. `make test` runs everything.
 test-fast: setup
-	TTBENCH_DISABLE_TT=1 $(BIN)/python -m pytest -q -ra --durations=10 -m "not tt and not browser and not notebook and not slow" tests
+	TTBENCH_DISABLE_TT=1 $(BIN)/python -m pytest -q -ra --durations=10 \
+	  -m "not tt and not browser and not notebook and not slow and not subprocess" tests
 
 # The built wheel, installed into a fresh virtualenv, imports and brings mlp up (what `pip install ttbench` gets,
 # not the editable checkout). Its dependencies come from .venv through a path entry, so nothing is downloaded twice.

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 import ttbench as tb
+from ttbench import optional
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests"))
@@ -44,10 +45,14 @@ TIER_FILES = {
 
 
 def pytest_collection_modifyitems(config, items):
+    plugin = optional.tt_plugin()
     for item in items:
+        needs_tt = item.get_closest_marker("tt") is not None  # marked by hand: its assertions need the compiler
         name = item.path.name
         if name.endswith(".ipynb"):
             item.add_marker(pytest.mark.notebook)
         for mark, files in TIER_FILES.items():
             if name in files:
                 item.add_marker(getattr(pytest.mark, mark))
+        if needs_tt and not plugin.available:  # as on a machine without the plugin
+            item.add_marker(pytest.mark.skip(reason=f"needs the Tenstorrent compiler: {plugin.hint}"))

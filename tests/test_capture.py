@@ -151,6 +151,7 @@ class ConvBnUpsample(torch.nn.Module):
         return torch.nn.functional.interpolate(y, size=(16, 16), mode="bilinear")
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_dynamo_brings_batch_norm_and_bilinear_upsampling_to_ttnn():
     # make_fx left native_batch_norm (empty saved statistics: tensor<8xf32> -> tensor<0xf32>) and
     # upsample_bilinear2d.default (no StableHLO lowering) in the graph: every CNN failed through dynamo.
@@ -220,6 +221,7 @@ def test_framework_frames_are_recognised_from_another_machine():
     assert is_user_file("/home/me/project/torchvision_like/model.py")
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 @pytest.mark.parametrize("frontend", FRONTENDS)
 def test_every_stage_knows_the_module_each_op_came_from(zoo_bringup, frontend):
     """One source line of a library model runs in many modules (each BertLayer's query projection is the same

@@ -20,6 +20,7 @@ def test_models_lists_the_zoo():
     assert {"mlp", "mobilenet_v2", "bert_tiny", "resnet50"} <= set(names)
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_bringup_writes_every_stage(tmp_path):
     out = tmp_path / "mlp"
     r = run("bringup", "mlp", "--out", str(out))
@@ -72,6 +73,7 @@ def test_run_on_cpu_writes_run_and_op_by_op_results(tmp_path):
     assert report["total_ops"] == len(report["ops"]) > 10
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_failing_stage_exits_1_and_keeps_what_it_has(tmp_path):
     out = tmp_path / "t"
     r = run("bringup", "mlp", "--tt-timeout", "0.5", "--out", str(out))

@@ -17,6 +17,7 @@ def _state(row: dict) -> dict:
             "bare_passes": bare.get("cpu") == "match"}
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_the_sample_passes_as_recorded_in_the_committed_table():
     with open(TABLE) as f:
         recorded = {row["test"]: row for row in json.load(f)["tests"]}

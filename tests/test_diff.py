@@ -48,6 +48,7 @@ def test_same_model_in_two_processes_is_unchanged(tmp_path):
     assert "meaningful changes: none" in r.stdout
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_one_layer_changed_is_named_at_its_line_and_nothing_else():
     d = tb.diff(_net(), _net(gelu=True))
     assert d.changed
@@ -98,6 +99,7 @@ def test_compile_only_op_regressions_from_op_by_op_results(tmp_path):
         "now stops at stablehlo: failed to legalize operation 'stablehlo.dot_general'"]
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 @pytest.mark.parametrize("model", ["mlp", "bert_tiny"])
 def test_zoo_models_match_their_golden(tmp_path, model):
     """The CI recipe on our own zoo: a fresh bringup must not differ from the committed golden.

@@ -175,6 +175,7 @@ def test_a_splat_leads_with_what_is_embedded_and_names_both_figures():
         .endswith("/ 618.8 KiB")
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_ttnn_location_coverage_is_counted_the_same_way_for_every_frontend():
     # The Tenstorrent compiler gives the transfers it adds for arguments the enclosing function's location: the
     # first op's line through export, the graph's name through ONNX (mlp: 77 % through ONNX, 100 % through export).

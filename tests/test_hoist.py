@@ -32,6 +32,7 @@ def _numel(shape):
     return int(np.prod(shape)) if shape else 1
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 @pytest.mark.parametrize("model", ["mlp", "mobilenet_v2"])
 def test_no_large_constant_is_left_and_outputs_match(onnx_bringups, model):
     b = onnx_bringups(model)
@@ -85,6 +86,7 @@ def test_globals_give_verifiable_ml_program_ir(onnx_bringups):
             h.run(list(b.example_inputs))
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_advisor_finds_the_weight_transposes_of_linear_layers(onnx_bringups):
     b = onnx_bringups("mlp")
     report = const_eval_report(b)

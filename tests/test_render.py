@@ -106,6 +106,7 @@ def evil_model(folder, file_name: str, name: str):
     return namespace["Evil"]()
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_untrusted_names_render_as_text(tmp_path):
     b = tb.bringup(evil_model(tmp_path, "evil_<script>alert(1).py", EVIL), (torch.randn(2, 4),), name=EVIL)
     assert b.ok

@@ -112,6 +112,7 @@ def test_an_op_that_kills_or_hangs_its_worker_is_a_row_and_the_run_goes_on(zoo_b
     assert after and all(r.ok and r.furthest_stage == "executed" for r in after)
 
 
+@pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 def test_tt_device_without_hardware_says_so_and_computes_nothing(zoo_bringup):
     b = zoo_bringup("mlp", tt=True)
     assert b.stages["ttnn"].ok
