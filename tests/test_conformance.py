@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from ttbench.core import BadInput
 from ttbench.fleet import conformance
 
 TABLE = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "onnx_conformance.json")
@@ -34,7 +35,7 @@ def test_the_sample_passes_as_recorded_in_the_committed_table():
 
 
 def test_conformance_rejects_unknown_tests_before_running():
-    with pytest.raises(conformance.BadInput, match="unknown ONNX node test"):
+    with pytest.raises(BadInput, match="unknown ONNX node test"):
         conformance.run(["test_no_such_thing"])
 
 
@@ -61,8 +62,10 @@ def test_conformance_runs_go_into_the_results_database_and_history_compares_them
     with sqlite3.connect(db) as con:
         rows = con.execute("SELECT runs.label, runs.kind, model, status FROM jobs JOIN runs ON runs.id = run_id "
                            "ORDER BY runs.id, model").fetchall()  # appended as they finish
+        recorded = [row for (row,) in con.execute("SELECT row FROM jobs")]
     assert rows == [("first", "conformance", "test_abs", "pass"), ("first", "conformance", "test_det_2d", "fail"),
-                    ("second", "conformance", "test_abs", "pass"), ("second", "conformance", "test_det_2d", "fail")]
+                    ("second", "conformance", "test_abs", "pass"), ("second", "conformance", "test_det_2d", "fail")], \
+        recorded  # a test that should pass says why it did not
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "history", "--db", str(db)], capture_output=True,
                        text=True)
     assert r.returncode == 0 and "no job changed" in r.stdout, r.stdout + r.stderr

@@ -13,7 +13,7 @@ def load_target(target: str, frontend, input_shapes, input_file=None, dims=None,
     import torch
 
     from .stages.fx import check_inputs  # lazy: imports torch (~2.5 s)
-    from .stages.onnx import load_onnx  # lazy: imports torch (~2.5 s)
+    from .stages.onnx_prepare import load_onnx  # lazy: imports torch (~2.5 s)
 
     given = None
     if input_file:

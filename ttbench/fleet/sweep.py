@@ -1,14 +1,13 @@
 """`ttbench sweep`: every zoo model through every frontend, in parallel worker processes, as one status table.
 
-Each (model, frontend) job is a child process (`python -m ttbench.fleet.sweep job ...`), so a native crash or a hang is a
-row of the table, not the end of the sweep. Known failures live in one list, models/known_failures.json; the sweep
-marks them, and says when one starts passing (delete it from the list then).
+Each (model, frontend) job is a child process (`python -m ttbench.fleet.sweep job ...`), so a native crash or a
+hang is a row of the table, not the end of the sweep. Known failures live in one list, models/known_failures.json;
+the sweep marks them, and says when one starts passing (delete it from the list then).
 """
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -19,7 +18,7 @@ from .. import models
 from ..analysis.findings import human_bytes
 from ..core import BadInput, FRONTENDS, ModelFailed
 from ..io.atomic import write_text_atomic
-from ..proc.children import spawn_options, watch_parent
+from ..proc.children import run_once, watch_parent
 from ..proc.client import describe_exit
 from ..render.tables import html_table
 from ..run.devices import device
@@ -93,9 +92,8 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
                str(int(ops))]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **spawn_options())
-        except subprocess.TimeoutExpired:
+        done = run_once(cmd, timeout)
+        if done.timed_out:
             return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
                     "error": f"timed out after {timeout:g} s"}
         if os.path.isfile(out):

@@ -9,14 +9,17 @@ the spawning thread), and a watchdog that exits when the parent pid changes.
 from __future__ import annotations
 
 import ctypes
+import os
 import pickle
 import shutil
-import tempfile
-import os
 import signal
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+from dataclasses import dataclass
+from typing import Optional
 
 from .parent_watch import DEATHSIG_ENV, PARENT_ENV, watch_parent  # noqa: F401 - watch_parent: for workers
 from .scratch import remove_orphans
@@ -28,6 +31,52 @@ def spawn_options(env: dict = None) -> dict:
     from_main = threading.current_thread() is threading.main_thread()
     return {"start_new_session": True, "env": {**(os.environ if env is None else env), PARENT_ENV: str(os.getpid()),
                                                DEATHSIG_ENV: "1" if from_main else "0"}}
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill a child started with spawn_options and everything it started (its session's process group); reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+@dataclass
+class Finished:
+    """How a run_once child ended: its exit code (None when it was killed for time), output and time taken."""
+
+    returncode: Optional[int]
+    stdout: str
+    stderr: str
+    timed_out: bool
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+
+def run_once(cmd: list, timeout: float, env: Optional[dict] = None, cwd: Optional[str] = None,
+             merge_stderr: bool = False) -> Finished:
+    """Run one child process to its end, in its own session and dying with this process. On timeout the whole
+    process group goes (subprocess.run would kill only the child, leaving what it started running). Output goes
+    through temporary files, so a chatty child never blocks on a full pipe."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT if merge_stderr else err, text=True, cwd=cwd,
+                                **spawn_options(env))
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            kill_group(proc)
+        out.seek(0)
+        err.seek(0)
+        return Finished(None if timed_out else proc.returncode, out.read(), err.read(), timed_out,
+                        time.perf_counter() - t0)
 
 
 class ContainedFailure(RuntimeError):

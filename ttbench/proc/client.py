@@ -11,7 +11,7 @@ import sys
 import tempfile
 from typing import Optional
 
-from .children import spawn_options
+from .children import kill_group, spawn_options
 
 
 def describe_exit(returncode: int) -> str:
@@ -82,11 +82,7 @@ class WorkerClient:
 
     def _kill(self) -> None:
         if self.proc is not None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
+            kill_group(self.proc)
             self.proc = None
 
     def request(self, payload: dict, timeout: float) -> dict:

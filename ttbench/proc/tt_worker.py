@@ -14,7 +14,6 @@ reply; a fatal one aborts this process, and the parent starts a new one.
 
 It imports nothing from ttbench, so starting it costs only the plugin's own start.
 """
-import json
 import os
 import shutil
 import sys
@@ -74,30 +73,22 @@ def _inject_fault(source: str) -> None:
 
 
 def serve() -> int:
-    proto = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)  # the plugin's prints must not reach the protocol stream
-    sys.stdout = sys.stderr
-    try:
+    """Many compiles in one plugin session, over the line protocol (line_protocol.py, beside this script)."""
+    from line_protocol import serve as serve_lines
+
+    def start():
         client = _client()
-    except Exception as exc:  # noqa: BLE001 - told to the parent, which reports it
-        proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]}) + "\n")
-        return 1
-    proto.write(json.dumps({"ready": True, "device": str(client.devices()[0])}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
+        return client, {"device": str(client.devices()[0])}
+
+    def handle(client, request):
         _inject_fault(request["source"])
-        try:
-            os.makedirs(request["export"], exist_ok=True)
-            executable = _compile(client, request["source"], request["export"])
-            if request.get("inputs"):
-                _execute(client, executable, request["inputs"], request["outputs"])
-            reply = {"ok": True, "executed": bool(request.get("inputs"))}
-        except Exception as exc:  # noqa: BLE001 - the compiler's error, for the parent to report
-            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}".strip()[:2000]}
-        proto.write(json.dumps(reply) + "\n")
-    return 0
+        os.makedirs(request["export"], exist_ok=True)
+        executable = _compile(client, request["source"], request["export"])  # its error is the reply's
+        if request.get("inputs"):
+            _execute(client, executable, request["inputs"], request["outputs"])
+        return {"ok": True, "executed": bool(request.get("inputs"))}
+
+    return serve_lines(start, handle)
 
 
 def main(argv) -> int:

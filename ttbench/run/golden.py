@@ -11,7 +11,7 @@ import torch
 from .. import core
 from ..proc.children import call_in_fork
 from ..stages.fx import on_meta
-from ..stages.onnx import graph_inputs
+from ..stages.onnx_prepare import graph_inputs
 from .one_op import tensor_leaves
 from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
 

@@ -1,5 +1,6 @@
-"""The op-by-op flow: every op of the model as a graph of its own, lowered, compiled and run on a device against
-the golden value of that op from one run of the whole model.
+"""The op-by-op flow (the drivers): every op of the model as a graph of its own, lowered, compiled and run on a device
+against the golden value of that op from one run of the whole model. The units are made in op_units.py, the
+executors that take them to a device live in op_executors.py.
 
 Units: for the export/dynamo frontends, every aten op of the captured FX graph (golden values from one eager run
 of that graph); for the onnx frontend, every ONNX node as a one-node model (golden values from one onnxruntime
@@ -10,8 +11,8 @@ isolated: units deduplicated (same op, input shapes/dtypes, non-tensor arguments
 chained:  every unit in graph order, fed the device's outputs of its producers; the first whose output falls
           below the PCC threshold is where numerics start to diverge.
 
-Each unit is lowered to StableHLO in the CPU worker, then handed to the device's executor (EXECUTORS): a PJRT
-device (cpu, cuda) compiles and runs it; the Tenstorrent compiler (tt) compiles it through TTIR -> TTNN ->
+Each unit is lowered to StableHLO in the CPU worker, then handed to the device's executor
+(op_executors.EXECUTORS): a PJRT device (cpu, cuda) compiles and runs it; the Tenstorrent compiler (tt) compiles it through TTIR -> TTNN ->
 flatbuffer in one long-lived plugin process, and executes only where a chip is present (compile-only
 otherwise: the row says how far it got, with no PCC). A worker that crashes or hangs makes that unit a row with
 its error; the flow goes on.
@@ -22,121 +23,30 @@ import os
 import pickle
 import tempfile
 import time
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
 import torch
 import torch.fx
 
-from ..core import BadInput, ModelFailed, OpByOpMode
-from ..io.arrays import from_numpy, to_numpy
-from ..ir.locations import frames_from_stack_trace, user_frame
-from ..proc.children import ContainedFailure, call_in_fork
+from ..core import BadInput, OpByOpMode
+from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
 from ..progress import bar as progress_bar
-from ..stages.onnx import graph_inputs
-from ..tt.interp import NotInterpreted, interpret_text
-from ..tt.plugin import CompileSession, PluginError
 from .compare import compare
 from .devices import device as find_device
-from .one_op import make_spec, spec_key, tensor_leaves, used_outputs
-from .onnx_nodes import SKIPPED_OPS, constant_names, node_outputs, one_node_model, recorded_values
+from .one_op import make_spec
+from .onnx_nodes import constant_names
+from .op_executors import EXECUTORS, INTERPRETED_TTNN, TTExecutor
+from .op_units import (Unit, fx_location, fx_occurrences, fx_unit, onnx_locations, onnx_node_name, onnx_nodes,
+                       onnx_occurrences, onnx_unit, onnx_values, recorded_calls, skip_call)
 from .results import OpByOpReport, OpRow
-from .whole import pjrt_text, run_text_on_device
 
 MODES = tuple(OpByOpMode)
 DEFAULT_OP_TIMEOUT_S = 30.0
-# What gives a compile-only TT row its PCC (OpRow.pcc_from).
-INTERPRETED_TTNN = "cpu · TTNN semantics (ttbench's interpreter of the unit's TTNN program)"
-# Ops whose result is uninitialized memory: alone they compute nothing to compile or compare (in the graph a
-# later op writes the buffer). They are counted as skipped, never reported as a compiler failure.
-UNINITIALIZED = ("aten.empty.memory_format", "aten.empty_strided.default", "aten.empty_like.default",
-                 "aten.new_empty.default", "aten.new_empty_strided.default")
-
-
-@dataclass
-class Unit:
-    """One op to lower and run: an FX spec (see one_op.py) or a one-node ONNX model, its inputs and golden."""
-    kind: str  # "fx" or "onnx"
-    payload: object  # the spec dict, or the one-node ModelProto
-    inputs: list  # numpy arrays, in argument order
-    golden: list  # numpy arrays, the op's outputs in the whole model's run
-    row: OpRow
-    refused: Optional[str] = None  # why the op could not be made a graph of its own (then nothing runs)
 
 
 # --- executors: StableHLO of one op -> how far it got on the device ---------------------------------------------
-
-class PjrtExecutor:
-    """cpu / cuda: compile and run through jaxlib's PJRT client in the device worker."""
-    stage = "stablehlo"
-    executes = True
-
-    def __init__(self, device):
-        self.device = device.name
-
-    def __enter__(self):
-        self.client = shared_client(self.device)
-        return self
-
-    def __exit__(self, *exc):
-        pass
-
-    def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
-        """-> (furthest stage, error or None, output arrays or None)."""
-        try:
-            reply = run_text_on_device(self.client, pjrt_text(text), inputs, timeout)
-        except WorkerDied as exc:
-            return "stablehlo", f"worker crashed or hung: {exc}", None
-        if not reply.get("ok"):
-            return "stablehlo", reply.get("error"), None  # did not compile or run
-        return "executed", None, reply["arrays"]
-
-
-class TTExecutor:
-    """tt: the Tenstorrent compiler, one plugin process for all ops (tt_plugin.CompileSession). Compile-only
-    without a chip: the row's furthest stage is the last artifact the compiler wrote."""
-    stage = "ttnn"
-
-    def __init__(self, device):
-        self.executes = device.usable
-
-    def __enter__(self):
-        try:
-            self.session = CompileSession().__enter__()
-        except PluginError as exc:
-            raise BadInput(f"op by op on tt: {exc}") from None
-        return self
-
-    def __exit__(self, *exc):
-        self.session.__exit__(*exc)
-
-    def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
-        compiled = self.session.compile(pjrt_text(text), tmp, timeout, inputs=inputs if self.executes else None)
-        furthest = next((s for s in ("flatbuffer", "ttnn", "ttir") if s in compiled.files), "stablehlo")
-        self.interpreted = None
-        if not compiled.ok:
-            return furthest, compiled.error, None
-        if compiled.outputs is not None:
-            return "executed", None, compiled.outputs
-        if "ttnn" in compiled.files:  # compile-only: the unit's own TTNN program, run by ttbench's interpreter
-            self.interpreted = interpret_ttnn_file(compiled.files["ttnn"], inputs)
-        return furthest, None if furthest == "flatbuffer" else "the compiler wrote no flatbuffer", None
-
-
-def interpret_ttnn_file(path: str, inputs: list) -> tuple:
-    """(output arrays or None, why not) of the TTNN program in `path` run by ttbench's interpreter on `inputs`."""
-    with open(path) as f:
-        text = f.read()
-    try:
-        run = interpret_text("ttnn", text, [from_numpy(x) for x in inputs])
-    except NotInterpreted as exc:
-        return None, f"not interpreted: {exc}"
-    return [to_numpy(t) for t in run.outputs], None
-
-
-EXECUTORS = {"cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}
 
 
 # --- one unit: lower in the CPU worker, then the executor ---------------------------------------------------------
@@ -262,7 +172,7 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
         raise BadInput(f"op by op needs an FX graph; this {b.frontend} bringup has none (its fx stage failed)")
     t0 = time.perf_counter()
     flow = _isolated if mode == "isolated" else _chained
-    skipped: dict = {}  # op -> occurrences left out (see _skip)
+    skipped: dict = {}  # op -> occurrences left out (see skip_call)
     rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,
                                      stop_at_first_failure, skipped)
     return OpByOpReport(model=b.model_name, stage=executor_class.stage, device=dev.name, mode=mode, min_pcc=pcc,
@@ -270,18 +180,9 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
                         compile_only=compile_only, frontend=b.frontend, skipped=skipped, _rerun=rerun)
 
 
-def _skip(spec: dict, out, skipped: dict) -> bool:
-    """Whether this call is no op to run alone: it returns no tensor (an assertion such as
-    aten._assert_tensor_metadata), or uninitialized memory (UNINITIALIZED). Counted in `skipped`."""
-    if spec["target"] in UNINITIALIZED or not tensor_leaves(out):
-        skipped[spec["target"]] = skipped.get(spec["target"], 0) + 1
-        return True
-    return False
-
-
 def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure,
               skipped):
-    occurrences = _onnx_occurrences(b, timeout) if b.frontend == "onnx" else _fx_occurrences(b, timeout, skipped)
+    occurrences = onnx_occurrences(b, timeout) if b.frontend == "onnx" else fx_occurrences(b, timeout, skipped)
     unique: dict = {}
     for key, make_unit, node_name, location in occurrences:
         if key not in unique:
@@ -303,122 +204,6 @@ def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, p
                 units[:] = units[:i + 1]
                 break
     return [u.row for u in units], sum(u.row.count for u in units), None, rows.rerun
-
-
-def _new_row(op: str, inputs: list, kind: str) -> OpRow:
-    return OpRow(index=0, op=op, count=0, inputs=[_input_desc(x) for x in inputs], locations=[],
-                 furthest_stage=kind)
-
-
-def _input_desc(x) -> str:
-    return f"{'x'.join(map(str, x.shape)) or 'scalar'} {str(x.dtype).replace('torch.', '')}"
-
-
-# --- FX units --------------------------------------------------------------------------------------------------
-
-class _Recorder(torch.fx.Interpreter):
-    """Runs the graph once, handing every aten call (with its concrete args) to `on_call`."""
-
-    def __init__(self, gm, on_call):
-        super().__init__(gm)
-        self.on_call = on_call
-
-    def run_node(self, n):
-        if n.op != "call_function" or not isinstance(n.target, torch._ops.OpOverload):
-            return super().run_node(n)
-        args, kwargs = self.fetch_args_kwargs_from_env(n)
-        spec = make_spec(n, args, kwargs)
-        spec["inputs"] = [x.clone() for x in spec["inputs"]]  # in-place ops would change them under us
-        out = super().run_node(n)
-        self.on_call(n, spec, out)
-        return out
-
-
-def _fx_location(node) -> str:
-    loc = user_frame(frames_from_stack_trace(node.meta.get("stack_trace")))
-    return loc.short if loc else ""
-
-
-def _recorded_calls(b, timeout: float) -> list:
-    """[(FX node, spec, output)] of every aten call in graph order, from one eager run of the FX graph in a forked
-    copy of this process (the model's own ops, custom ones included, may abort or hang: that stays contained).
-    The run gets 4x the per-op timeout, at least 10 s."""
-    def record():
-        calls = []
-        with torch.no_grad():
-            _Recorder(b.fx_graph, lambda node, spec, out: calls.append((node.name, spec, out))).run(
-                *[v.clone() for v in b.argument_values])
-        return calls
-
-    nodes = {n.name: n for n in b.fx_graph.graph.nodes}
-    try:
-        calls = call_in_fork(record, max(4 * timeout, 10.0), "recording the graph's values (an eager run)")
-    except ContainedFailure as exc:
-        raise ModelFailed(f"op-by-op needs one eager run of the model's graph, and {exc}") from None
-    return [(nodes[name], spec, out) for name, spec, out in calls]
-
-
-def _fx_unit(spec: dict, out) -> Unit:
-    golden = [to_numpy(t) for t in tensor_leaves(used_outputs(spec, out))]
-    return Unit("fx", spec, [to_numpy(x) for x in spec["inputs"]], golden,
-                _new_row(spec["target"], spec["inputs"], "fx"))
-
-
-def _fx_occurrences(b, timeout: float, skipped: dict):
-    for node, spec, out in _recorded_calls(b, timeout):
-        if _skip(spec, out, skipped):
-            continue
-        yield spec_key(spec), (lambda spec=spec, out=out: _fx_unit(spec, out)), node.name, _fx_location(node)
-
-
-# --- ONNX units --------------------------------------------------------------------------------------------------
-
-def _onnx_values(b, timeout: float) -> dict:
-    proto = b.stages["onnx"].module
-
-    feeds = {i.name: to_numpy(x) for i, x in zip(graph_inputs(proto), b.example_inputs)}
-    try:
-        return call_in_fork(lambda: recorded_values(proto, feeds), max(4 * timeout, 60.0),
-                            "recording every node's values (an onnxruntime run)")
-    except ContainedFailure as exc:
-        raise ModelFailed(f"op by op needs one onnxruntime run of the model, and {exc}") from None
-    except Exception as exc:  # onnxruntime refused the model: nothing to compare against
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-        raise ModelFailed(f"op by op needs one onnxruntime run of the model, and onnxruntime refused it: "
-                          f"{first}") from None
-
-
-def _onnx_locations(b) -> dict:
-    """ONNX node name -> the PyTorch source line the exporter recorded for it (short form)."""
-    return {op.attrs.get("node"): op.location.short for op in b.stages["onnx"].ops if op.location}
-
-
-def _onnx_nodes(b):
-    proto = b.stages["onnx"].module
-    return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
-
-
-def _onnx_unit(b, node, values: dict, constants: set) -> tuple:
-    op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
-    try:
-        model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
-    except Exception as exc:  # noqa: BLE001 - a value no tensor type holds (a sequence, strings): a row, not the end
-        why = f"cannot be made a model of its own: {type(exc).__name__}: {str(exc).strip()[:200]}"
-        return (op, id(node)), Unit("onnx", None, [], [], _new_row(op, [], "onnx"), refused=why)
-    return key, Unit("onnx", model, feeds, node_outputs(node, values), _new_row(op, feeds, "onnx"))
-
-
-def _node_name(node, index: int) -> str:
-    return node.name or f"{node.op_type}_{index}"
-
-
-def _onnx_occurrences(b, timeout: float):
-    values = _onnx_values(b, timeout)
-    constants = constant_names(b.stages["onnx"].module)
-    locations = _onnx_locations(b)
-    for index, node in _onnx_nodes(b):
-        key, unit = _onnx_unit(b, node, values, constants)
-        yield key, (lambda unit=unit: unit), _node_name(node, index), locations.get(node.name, "")
 
 
 # --- chained -----------------------------------------------------------------------------------------------------
@@ -443,7 +228,7 @@ def _run_chained(rows: _Rows, executor, units: list, unit: Unit) -> Optional[lis
 
 def _fx_chain(b, timeout, progress, run, skipped):
     """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers."""
-    calls = [(node, out) for node, _, out in _recorded_calls(b, timeout)]
+    calls = [(node, out) for node, _, out in recorded_calls(b, timeout)]
     golden_of = {node: out for node, out in calls}
     device_env: dict = {}  # node -> the value the device produced (same structure as the golden)
     placeholders = [n for n in b.fx_graph.graph.nodes if n.op == "placeholder"]
@@ -464,13 +249,13 @@ def _fx_chain(b, timeout, progress, run, skipped):
                 env[node] = node.target(*args, **kwargs)
                 continue
             spec = make_spec(node, args, kwargs)
-            if _skip(spec, golden_of[node], skipped):  # later ops read its golden value
+            if skip_call(spec, golden_of[node], skipped):  # later ops read its golden value
                 bar.update(1)
                 continue
             spec["inputs"] = [x.clone() for x in spec["inputs"]]
-            unit = _fx_unit(spec, golden_of[node])
+            unit = fx_unit(spec, golden_of[node])
             unit.row.nodes.append(node.name)
-            unit.row.locations.extend(l for l in [_fx_location(node)] if l)
+            unit.row.locations.extend(l for l in [fx_location(node)] if l)
             arrays = run(unit)
             outputs = [from_numpy(a) if a.dtype.kind != "V" else None for a in arrays] if arrays else None
             if outputs is not None and None not in outputs:
@@ -482,16 +267,16 @@ def _fx_chain(b, timeout, progress, run, skipped):
 
 def _onnx_chain(b, timeout, progress, run, _skipped):
     """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers."""
-    golden = _onnx_values(b, timeout)
+    golden = onnx_values(b, timeout)
     constants = constant_names(b.stages["onnx"].module)
-    locations = _onnx_locations(b)
+    locations = onnx_locations(b)
     current = dict(golden)  # name -> value: the device's where it ran, the golden's otherwise
-    nodes = _onnx_nodes(b)
+    nodes = onnx_nodes(b)
     with progress_bar(len(nodes), f"{b.model_name} chained", progress) as bar:
         for index, node in nodes:
-            _, unit = _onnx_unit(b, node, current, constants)
+            _, unit = onnx_unit(b, node, current, constants)
             unit.golden = [golden[o] for o in node.output if o in golden]
-            unit.row.nodes.append(_node_name(node, index))
+            unit.row.nodes.append(onnx_node_name(node, index))
             unit.row.locations.extend(l for l in [locations.get(node.name)] if l)
             arrays = run(unit)
             if arrays is not None:

@@ -14,14 +14,14 @@ the worker abort or hang when asked to lower OP (e.g. aten.gelu.default).
 """
 from __future__ import annotations
 
-import pickle
-import json
 import os
+import pickle
 import sys
 import time
-import traceback
+
 from ..core import ArgInfo
 from ..proc.children import watch_parent
+from ..proc.line_protocol import serve
 from ..stages.mlir_stage import full_text
 from ..stages.stablehlo import lower as to_stablehlo
 from ..stages.torchfx import import_fx, import_onnx
@@ -29,13 +29,6 @@ from ..tt.plugin import plugin_lock
 
 # Below the parent's start timeout (run/client.py), so a long wait is reported as such, not as a dead worker.
 START_LOCK_TIMEOUT_S = 100.0
-
-
-def _protocol_stream():
-    proto = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return proto
 
 
 class Runner:
@@ -188,24 +181,13 @@ def _is_pointer(line: str) -> bool:
 
 def main() -> int:
     watch_parent()
-    proto = _protocol_stream()
     device = sys.argv[1] if len(sys.argv) > 1 else "cpu"
-    try:
+
+    def start():
         runner = Runner(device)
-    except Exception as exc:
-        proto.write(json.dumps({"ready": False, "error": _one_line(exc)}) + "\n")
-        return 1
-    proto.write(json.dumps({"ready": True, "device": str(runner.device), "stablehlo_version": runner.version}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        try:
-            reply = _handle(request, runner)
-        except Exception as exc:  # a Python-level failure is a reply; only native ones end the process
-            reply = {"ok": False, "error": _one_line(exc), "traceback": traceback.format_exc(limit=-4)}
-        proto.write(json.dumps(reply) + "\n")
-    return 0
+        return runner, {"device": str(runner.device), "stablehlo_version": runner.version}
+
+    return serve(start, lambda runner, request: _handle(request, runner), describe=_one_line)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
-import os
-import re
 import tempfile
 import threading
 
 from ..core import CompilerFailure, SourceLoc, Stage
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
-from ..proc.children import spawn_options
+from ..proc.children import kill_group, spawn_options
 from ..proc.scratch import remove_orphans
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
@@ -115,14 +115,6 @@ def _spawn_worker():
                             stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
 
 
-def _kill(worker) -> None:
-    """The worker and anything it started: it runs in a session of its own (spawn_options)."""
-    try:
-        os.killpg(worker.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
 def prestart_worker() -> None:
     """Start the next pass-pipeline worker now (Python and torch_mlir take ~0.3 s to start), so that it is ready
     when the lowering needs it; bringup calls this before capturing the graph."""
@@ -157,7 +149,7 @@ def run_pipelines(module, pipelines: list):
         try:
             stdout, stderr = worker.communicate(json.dumps(job) + "\n", timeout=deadline)
         except subprocess.TimeoutExpired:
-            _kill(worker)
+            kill_group(worker)
             stdout, _ = worker.communicate()
             steps = [l.split(": ", 1)[1] for l in stdout.splitlines() if l.startswith("running: ")]
             raise CompilerFailure(f"torch-mlir's {steps[-1] if steps else pipelines[0][1]} did not finish in "

@@ -6,13 +6,12 @@ single-chip Blackhole P150 cluster, and caches under ~/.cache/ttbench (with the 
 """
 from __future__ import annotations
 
-import fcntl
 import contextlib
+import fcntl
 import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +21,7 @@ from typing import Optional
 from .. import optional
 from ..core import CompilerFailure
 from ..ir.locations import LocTable, user_frame
-from ..proc.children import spawn_options
+from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
@@ -133,28 +132,16 @@ def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     script so the child never imports ttbench (and with it torch): that would add a second to every compile."""
     t0 = time.perf_counter()
     waited_for = []
-    with plugin_lock(timeout, on_wait=lambda pid: (waited_for.append(pid), _say_waiting(pid))) as locked, \
-            tempfile.TemporaryFile(mode="w+") as log:
+    with plugin_lock(timeout, on_wait=lambda pid: (waited_for.append(pid), _say_waiting(pid))) as locked:
         if not locked:
             who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
             return ChildResult(ok=False, returncode=None, seconds=time.perf_counter() - t0, timed_out=True,
                                log=f"waited {timeout:g} s for another Tenstorrent compile{who} to finish")
         # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
-        proc = subprocess.Popen([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a
-                                                           for a in args]],
-                                stdout=log, stderr=subprocess.STDOUT, cwd=cache_dir(),
-                                **spawn_options(_child_env(env)))
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, 9)
-            proc.wait()
-        log.seek(0)
-        text = log.read()
-    return ChildResult(ok=(proc.returncode == 0 and not timed_out), returncode=proc.returncode, log=text,
-                       seconds=time.perf_counter() - t0, timed_out=timed_out)
+        done = run_once([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a for a in args]],
+                        timeout, env=_child_env(env), cwd=cache_dir(), merge_stderr=True)
+    return ChildResult(ok=done.ok, returncode=done.returncode, log=done.stdout, seconds=time.perf_counter() - t0,
+                       timed_out=done.timed_out)
 
 
 def system_descriptor(timeout: float = 300) -> Optional[str]:

@@ -16,41 +16,18 @@ it, with its source line. Weights passed as arguments are compared by the hashes
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
-import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .analysis.op_kinds import is_constant_op, needs_location
-from .core import BadInput, MLIR_STAGES, SourceLoc, view_method
-from .io import folders
-from .io.export import FINDINGS, MANIFEST, stage_file
-from .io.folders import optional_file, read_text
-from .ir.text import parse_ops, resource_blobs
-from .run.results import FURTHEST_STAGES
+from ..analysis.op_kinds import is_constant_op, needs_location
+from ..core import BadInput, view_method
+from ..run.results import FURTHEST_STAGES
+from .text import render_text
+from .sides import Side, load_side, weight_digests
 
-_SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
-_RESOURCE_RE = re.compile(r'dense_resource<((?:[\w.$-]+|"(?:[^"\\]|\\.)*"))>')
-COMPARED_FILES = ("run.json", "op_by_op.json")
-
-
-@dataclass
-class SideOp:
-    name: str
-    signature: str  # the op with SSA names, location and weight bytes normalised away
-    line: str  # source line, "file.py:12", or "" when unknown
-
-
-@dataclass
-class Side:
-    path: str
-    manifest: dict
-    findings: dict
-    stages: dict  # stage -> {"ok", "error", "ops": [SideOp], "text": normalised text}
-    extra: dict  # run.json / op_by_op.json contents when present
 
 
 @dataclass
@@ -79,7 +56,8 @@ class IRDiff:
     numeric: list  # strings: PCC drops from run.json / op_by_op.json
     weights: dict = field(default_factory=dict)  # argument weight name -> (digest before, digest after)
 
-    _repr_html_ = view_method("IRDiff._repr_html_", "The diff in a notebook: the summary, then each changed stage's unified diff.")
+    _repr_html_ = view_method("IRDiff._repr_html_",
+                              "The diff in a notebook: the summary, then each changed stage's unified diff.")
     save_html = view_method("IRDiff.save_html", "save_html(path): the notebook view as one self-contained HTML file.")
 
     @property
@@ -96,129 +74,6 @@ class IRDiff:
 
 
 # --- reading a side ---------------------------------------------------------------------------------------
-
-def _normalise(text: str, hashes: dict) -> str:
-    text = _RESOURCE_RE.sub(lambda m: f"weights<{hashes.get(m.group(1).strip(chr(34)), m.group(1))}>", text)
-    return _SSA_RE.sub("%", text)
-
-
-def _mlir_side_ops(ir: str, hashes: dict) -> list:
-    ops = []
-    for op in parse_ops(ir):
-        body = op.text
-        cut = body.rfind(" loc(")
-        if cut > 0:
-            body = body[:cut]
-        sig = _normalise(body, hashes)
-        ops.append(SideOp(op.name, sig, op.location.short if op.location else ""))
-    return ops
-
-
-def _split_source_comment(line: str) -> tuple:
-    """(the line without its trailing `    # file.py:12`, "file.py:12" short form or "")."""
-    body, sep, comment = line.rpartition("    # ")
-    if not sep:
-        return line, ""
-    file, colon, lineno = comment.rpartition(":")
-    if not colon or not file or not lineno.isdigit():
-        return line, ""
-    return body, SourceLoc(file, int(lineno)).short
-
-
-_FX_KINDS = ("call_function", "call_method", "call_module")
-
-
-def _fx_side_ops(text: str) -> list:
-    """Ops of an fx.txt (`%name : ... = call_function[target=T](args...)    # file:line`), read with str
-    methods: linear in the line's length whatever it holds."""
-    ops = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line.startswith("%") or " : " not in line:
-            continue
-        body, where = _split_source_comment(line)
-        for kind in _FX_KINDS:
-            start = body.find(f"= {kind}[target=")
-            if start >= 0:
-                break
-        else:
-            continue
-        rest = body[start + len(f"= {kind}[target="):]
-        target, sep, args = rest.partition("](")
-        if not sep or not args.endswith(")"):
-            continue
-        name = target.replace("torch.ops.", "") if kind == "call_function" else (
-            f"Tensor.{target}" if kind == "call_method" else f"module.{target}")
-        ops.append(SideOp(name, f"{name}({_SSA_RE.sub('%', args[:-1])})", where))
-    return ops
-
-
-def _onnx_side_ops(text: str) -> list:
-    """Ops of an onnx.txt (`%y = Conv[attrs](%x, %w)    # file:line`), read with str methods."""
-    ops = []
-    for line in text.splitlines():
-        if line.startswith("#"):
-            continue
-        body, where = _split_source_comment(line)
-        eq = body.find("= ")
-        if eq < 0:
-            continue
-        rest = body[eq + 2:]
-        end = next((i for i, c in enumerate(rest) if c in "[("), -1)
-        op_type = rest[:end]
-        if end <= 0 or not op_type.replace("_", "").isalnum():
-            continue
-        ops.append(SideOp(f"onnx.{op_type}", _SSA_RE.sub("%", body), where))
-    return ops
-
-
-def load_side(path: str) -> Side:
-    """An export folder as untrusted input: regular files inside it only, JSON of the shapes ttbench writes."""
-    if not os.path.isdir(path):
-        raise BadInput(f"{path} is not a folder: pass two `ttbench bringup --out` folders or Bringups")
-    root = os.path.realpath(path)
-    manifest_path = folders.optional_file(root, MANIFEST, "the manifest")
-    if manifest_path is None:
-        raise BadInput(f"{path} is not an export folder (no {MANIFEST}): write one with `ttbench bringup --out`")
-    manifest = folders.read_json(manifest_path, folders.MANIFEST_SCHEMA, MANIFEST)
-    folders.check_stage_names(root, manifest["stages"])
-    findings_path = folders.optional_file(root, FINDINGS, "the findings")
-    findings = folders.read_json(findings_path, folders.FINDINGS_SCHEMA, FINDINGS) if findings_path else {}
-    stages = {}
-    for name, info in manifest["stages"].items():
-        entry = {"ok": bool(info.get("ok")), "error": info.get("error"), "ops": [], "text": ""}
-        if entry["ok"]:
-            fname = info.get("file") or stage_file(name)
-            fpath = folders.inside(root, fname, f"the {name} stage's file")
-            text = folders.read_text(fpath)
-            weights = folders.optional_file(root, f"{name}.weights.mlir", f"the {name} stage's weights")
-            try:
-                if name in MLIR_STAGES:
-                    entry["ops"] = _mlir_side_ops(text, _weight_hashes(weights))
-                elif name == "onnx":
-                    entry["ops"] = _onnx_side_ops(text)
-                else:
-                    entry["ops"] = _fx_side_ops(text)
-                entry["text"] = "\n".join(o.signature for o in entry["ops"])
-                if not entry["ops"] and text.strip():
-                    raise ValueError("no ops found: not the IR ttbench writes")
-            except (ValueError, IndexError, KeyError, RecursionError) as exc:  # a file that does not parse: named
-                raise BadInput(f"{fpath} does not parse ({type(exc).__name__}: {str(exc)[:120]})") from None
-        stages[name] = entry
-    schemas = {"run.json": folders.RUN_SCHEMA, "op_by_op.json": folders.OP_BY_OP_SCHEMA}
-    extra = {}
-    for n in COMPARED_FILES:
-        extra_path = folders.optional_file(root, n, n)
-        if extra_path:
-            extra[n] = folders.read_json(extra_path, schemas[n], n)
-    return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra)
-
-
-def _weight_hashes(path) -> dict:
-    if path is None:
-        return {}
-
-    return {k: hashlib.sha1(bytes.fromhex(h)).hexdigest()[:12] for k, h in resource_blobs(read_text(path)).items()}
 
 
 # --- comparing --------------------------------------------------------------------------------------------
@@ -289,19 +144,6 @@ def _compare_constants(a_ops: list, b_ops: list) -> list:
     return [by_line[k] for k in sorted(by_line)]
 
 
-def _weight_digests(path: str) -> dict:
-    """name -> sha1 of each tensor in an export folder's weights.safetensors ({} when there is none)."""
-    fpath = optional_file(os.path.realpath(path), "weights.safetensors", "the weights file")
-    if fpath is None:
-        return {}
-    from safetensors.numpy import load_file
-
-    try:
-        return {k: hashlib.sha1(v.tobytes()).hexdigest()[:12] for k, v in load_file(fpath).items()}
-    except Exception as exc:  # an unreadable weights file is bad input, named
-        raise BadInput(f"{fpath} is not a readable safetensors file ({type(exc).__name__})") from None
-
-
 def _signatures_by_line(ops: list) -> dict:
     out: dict = {}
     for o in ops:
@@ -351,7 +193,7 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
     versions = {k: (va.get(k), vb.get(k)) for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)}
     setup = {k: (left.manifest.get(k), right.manifest.get(k)) for k in ("model", "frontend", "params")
              if left.manifest.get(k) != right.manifest.get(k)}
-    wa, wb = _weight_digests(a), _weight_digests(b)
+    wa, wb = weight_digests(a), weight_digests(b)
     weights = {k: (wa.get(k), wb.get(k)) for k in sorted(set(wa) & set(wb)) if wa[k] != wb[k]} if wa and wb else {}
     return IRDiff(a=a, b=b, versions=versions, setup=setup, stages=stage_diffs, numeric=_numeric(left, right),
                   weights=weights)
@@ -404,61 +246,4 @@ def diff(a, b, stage: Optional[str] = None) -> IRDiff:
 
 # --- rendering --------------------------------------------------------------------------------------------
 
-def _fmt_counts(counts: dict) -> str:
-    return " + ".join(f"{n}× {k}" if n > 1 else k for k, n in sorted(counts.items())) or "nothing"
 
-
-def _fmt_budget(col: str, pair: tuple) -> str:
-    a, b = pair
-    if col == "coverage" and a is not None and b is not None:
-        return f"{col} {a:.1%} -> {b:.1%}"
-    if col in ("embedded_bytes", "constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
-        return f"{col} {a:,} -> {b:,} B ({b - a:+,})"
-    return f"{col} {a} -> {b}"
-
-
-def summary_lines(d: IRDiff) -> list:
-    lines = [f"ttbench diff  a: {d.a}  b: {d.b}"]
-    for k, (x, y) in d.setup.items():
-        lines.append(f"{k}: {x} -> {y}")
-    if "params" in d.setup:
-        for s in d.stages:
-            if "weights_inlined_bytes" in s.budget:
-                x, y = s.budget["weights_inlined_bytes"]
-                lines.append(f"  {s.stage}: weights moved {'into' if (y or 0) > (x or 0) else 'out of'} the graph: "
-                             f"{abs((y or 0) - (x or 0)):,} B")
-    for k, (x, y) in d.versions.items():
-        lines.append(f"version {k}: {x} -> {y}")
-    for s in d.stages:
-        if not s.changed:
-            lines.append(f"{s.stage}: unchanged")
-            continue
-        lines.append(f"{s.stage}:")
-        if s.status:
-            lines.append(f"  status: {s.status[0]} -> {s.status[1]}")
-        for c in s.op_changes:
-            lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
-        for m in s.moved:
-            lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
-        for c in s.constants:
-            lines.append(f"  constant at {c['line']}: {'; '.join(c['removed']) or 'none'} became "
-                         f"{'; '.join(c['added']) or 'none'}")
-        if s.histogram:
-            lines.append("  op counts: " + ", ".join(f"{n} {x}->{y}" for n, (x, y) in list(s.histogram.items())[:8])
-                         + (" ..." if len(s.histogram) > 8 else ""))
-        for col, pair in s.budget.items():
-            lines.append("  " + _fmt_budget(col, pair))
-    for name, (x, y) in d.weights.items():
-        lines.append(f"weight {name}: bytes changed (sha1 {x} -> {y})")
-    for n in d.numeric:
-        lines.append(f"numeric: {n}")
-    lines.append("meaningful changes: " + ("yes" if d.changed else "none"))
-    return lines
-
-
-def render_text(d: IRDiff, unified: bool = False) -> str:
-    lines = summary_lines(d)
-    if unified:
-        for s in d.stages:
-            lines.extend(s.unified)
-    return "\n".join(lines)

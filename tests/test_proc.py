@@ -1,0 +1,42 @@
+"""proc/: the one place children are started. What a user would notice: nothing of ours keeps running after a
+deadline, and a child's output never blocks it."""
+import sys
+import time
+
+import psutil
+
+from ttbench.proc.children import run_once
+
+
+def _gone(pid: int, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_deadline_kills_the_child_and_everything_it_started(tmp_path):
+    # A sweep job that hangs inside a TT compile: the job's own child (the compile worker) must go too; killing
+    # only the job (what subprocess.run does on timeout) left the compile running, holding the plugin lock.
+    marker = tmp_path / "grandchild.pid"
+    code = ("import subprocess, sys, time\n"
+            "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+            f"open({str(marker)!r}, 'w').write(str(p.pid))\n"
+            "time.sleep(120)\n")
+    t0 = time.monotonic()
+    done = run_once([sys.executable, "-c", code], timeout=3)
+    assert done.timed_out and done.returncode is None and not done.ok
+    assert time.monotonic() - t0 < 30
+    assert _gone(int(marker.read_text())), "the child's own child outlived the deadline"
+
+
+def test_a_chatty_child_does_not_block_and_its_output_comes_back():
+    code = "import sys\nfor i in range(20000): print('x' * 100); print('e' * 100, file=sys.stderr)\nsys.exit(3)"
+    done = run_once([sys.executable, "-c", code], timeout=60)
+    assert not done.timed_out and done.returncode == 3 and not done.ok
+    assert done.stdout.count("\n") == 20000 and done.stderr.count("\n") == 20000

@@ -1,0 +1,62 @@
+"""An IRDiff (compare.py) as text: the summary lines the CLI prints, the notebook view lists and CI logs keep."""
+from __future__ import annotations
+
+
+def _fmt_counts(counts: dict) -> str:
+    return " + ".join(f"{n}× {k}" if n > 1 else k for k, n in sorted(counts.items())) or "nothing"
+
+
+def _fmt_budget(col: str, pair: tuple) -> str:
+    a, b = pair
+    if col == "coverage" and a is not None and b is not None:
+        return f"{col} {a:.1%} -> {b:.1%}"
+    if col in ("embedded_bytes", "constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
+        return f"{col} {a:,} -> {b:,} B ({b - a:+,})"
+    return f"{col} {a} -> {b}"
+
+
+def summary_lines(d) -> list:
+    lines = [f"ttbench diff  a: {d.a}  b: {d.b}"]
+    for k, (x, y) in d.setup.items():
+        lines.append(f"{k}: {x} -> {y}")
+    if "params" in d.setup:
+        for s in d.stages:
+            if "weights_inlined_bytes" in s.budget:
+                x, y = s.budget["weights_inlined_bytes"]
+                lines.append(f"  {s.stage}: weights moved {'into' if (y or 0) > (x or 0) else 'out of'} the graph: "
+                             f"{abs((y or 0) - (x or 0)):,} B")
+    for k, (x, y) in d.versions.items():
+        lines.append(f"version {k}: {x} -> {y}")
+    for s in d.stages:
+        if not s.changed:
+            lines.append(f"{s.stage}: unchanged")
+            continue
+        lines.append(f"{s.stage}:")
+        if s.status:
+            lines.append(f"  status: {s.status[0]} -> {s.status[1]}")
+        for c in s.op_changes:
+            lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
+        for m in s.moved:
+            lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
+        for c in s.constants:
+            lines.append(f"  constant at {c['line']}: {'; '.join(c['removed']) or 'none'} became "
+                         f"{'; '.join(c['added']) or 'none'}")
+        if s.histogram:
+            lines.append("  op counts: " + ", ".join(f"{n} {x}->{y}" for n, (x, y) in list(s.histogram.items())[:8])
+                         + (" ..." if len(s.histogram) > 8 else ""))
+        for col, pair in s.budget.items():
+            lines.append("  " + _fmt_budget(col, pair))
+    for name, (x, y) in d.weights.items():
+        lines.append(f"weight {name}: bytes changed (sha1 {x} -> {y})")
+    for n in d.numeric:
+        lines.append(f"numeric: {n}")
+    lines.append("meaningful changes: " + ("yes" if d.changed else "none"))
+    return lines
+
+
+def render_text(d, unified: bool = False) -> str:
+    lines = summary_lines(d)
+    if unified:
+        for s in d.stages:
+            lines.extend(s.unified)
+    return "\n".join(lines)

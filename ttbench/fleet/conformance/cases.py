@@ -1,0 +1,211 @@
+"""The conformance cases: ONNX's backend node tests generated offline, and one test through both routes (ttbench, and
+torch-mlir's bare path) against the test's expected outputs."""
+from __future__ import annotations
+
+import time
+import warnings
+from collections import OrderedDict
+
+import numpy as np
+
+from ...core import BadInput
+from ...proc.children import ContainedFailure, call_in_fork
+from ...proc.client import shared_client
+from ...stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
+
+
+TEST_TIMEOUT_S = 180.0  # per test; a test that hangs longer is a row saying so
+
+# A fixed sample for `make test`: common ops that pass, ops that fail in the compilers, ops ttbench refuses.
+SAMPLE = (
+    "test_abs", "test_add", "test_add_bcast", "test_argmax_default_axis_example", "test_averagepool_2d_default",
+    "test_cast_FLOAT_to_DOUBLE", "test_clip", "test_concat_2d_axis_0", "test_constant", "test_conv_with_strides_padding",
+    "test_cos", "test_cumsum_1d", "test_div", "test_einsum_batch_matmul", "test_erf", "test_exp", "test_expand_dim_changed",
+    "test_flatten_axis1", "test_gather_0", "test_gemm_default_no_bias", "test_globalaveragepool", "test_gelu_default_1",
+    "test_hardswish", "test_identity", "test_layer_normalization_2d_axis0", "test_leakyrelu", "test_matmul_2d",
+    "test_maxpool_2d_default", "test_mul", "test_neg", "test_pow", "test_reduce_mean_default_axes_keepdims_example",
+    "test_relu", "test_reshape_reordered_all_dims", "test_resize_upsample_scales_nearest", "test_sigmoid",
+    "test_slice", "test_softmax_axis_1", "test_sqrt", "test_tanh", "test_transpose_default", "test_where_example",
+    "test_sequence_insert_at_back", "test_string_concat", "test_add_uint16",
+)
+
+
+def collect(names=None, ops=None) -> "OrderedDict[str, object]":
+    """name -> onnx TestCase for the node tests (all, the named ones, or those of the given ONNX ops)."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):  # the generators divide by zero on purpose
+        warnings.simplefilter("ignore")
+        cases = OrderedDict((c.name, c) for c in collect_testcases(None))
+    if names:
+        unknown = [n for n in names if n not in cases]
+        if unknown:
+            raise BadInput(f"unknown ONNX node test(s) {', '.join(unknown[:5])}: names look like test_abs")
+        return OrderedDict((n, cases[n]) for n in names)
+    if ops:
+        wanted = {o.lower() for o in ops}
+        picked = OrderedDict((n, c) for n, c in cases.items() if op_of(c, cases).lower() in wanted)
+        if not picked:
+            raise BadInput(f"no ONNX node tests for op(s) {', '.join(ops)}")
+        return picked
+    return cases
+
+
+def op_of(case, cases: dict) -> str:
+    """The ONNX op a node test is about (an `_expanded` test is its function's body: the op of its unexpanded
+    twin)."""
+    if case.name.endswith("_expanded") and case.name[:-len("_expanded")] in cases:
+        return op_of(cases[case.name[:-len("_expanded")]], cases)
+    nodes = case.model.graph.node
+    return nodes[0].op_type if len(nodes) == 1 else (nodes[-1].op_type if nodes else "?")
+
+
+def matches(actual, expected, rtol: float, atol: float):
+    """None when `actual` is what ONNX's backend test accepts for `expected` (allclose with the test's
+    tolerances for floats, equality otherwise); else what differs."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return f"shape {list(actual.shape)}, expected {list(expected.shape)}"
+    if actual.dtype != expected.dtype:
+        return f"element type {actual.dtype}, expected {expected.dtype}"
+    if expected.dtype.kind in "fc":
+        if np.allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True):
+            return None
+        with np.errstate(invalid="ignore"):
+            worst = float(np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64))))
+        return f"values differ (max abs error {worst:.3g}, rtol {rtol:g}, atol {atol:g})"
+    return None if np.array_equal(actual, expected) else "values differ"
+
+
+def _compare_outputs(arrays, expected, case):
+    if len(arrays) != len(expected):
+        return f"{len(arrays)} output(s), the test expects {len(expected)}"
+    for i, (a, e) in enumerate(zip(arrays, expected)):
+        wrong = matches(a, e, case.rtol, case.atol)
+        if wrong:
+            return f"output {i}: {wrong}"
+    return None
+
+
+def data_set(case) -> tuple:
+    """The test's first data set as numpy arrays (some tests keep theirs as TensorProto: cast, bfloat16, ...)."""
+    from onnx import TensorProto, numpy_helper
+
+    inputs, expected = case.data_sets[0]
+    arrays = [[numpy_helper.to_array(v) if isinstance(v, TensorProto) else v for v in values]
+              for values in (inputs, expected)]
+    return arrays[0], arrays[1]
+
+
+def _first_line(text: str, limit: int = 240) -> str:
+    return (str(text).strip().splitlines() or [""])[0][:limit]
+
+
+def through_ttbench(case, tt: bool) -> dict:
+    """{"reached": last stage ok, "cpu": "match"|"mismatch"|"error"|None, "tt": "ttnn"|"failed"|None, "error"}."""
+    from ...pipeline import bringup  # lazy: imports torch (~2.5 s)
+
+    inputs, expected = data_set(case)
+    row = {"reached": None, "cpu": None, "tt": None, "error": None}
+    try:
+        b = bringup(case.model, list(inputs), tt=tt, name=case.name)
+    except BadInput as exc:
+        row["error"] = f"refused: {_first_line(exc)}"
+        return row
+    for name, stage in b.stages.items():
+        if name in ("ttir", "ttnn"):
+            continue
+        if not stage.ok:
+            row["error"] = _first_line(stage.error)
+            break
+        row["reached"] = name
+    if row["reached"] == "stablehlo":
+        result = b.run("stablehlo", "cpu", expected=list(expected), timeout=TEST_TIMEOUT_S)
+        wrong = _compare_outputs(result.arrays, list(expected), case) if result.arrays else _first_line(result.message)
+        row["cpu"] = "match" if wrong is None else ("mismatch" if result.arrays else "error")
+        row["error"] = None if wrong is None else f"cpu: {wrong}"
+    if tt and "ttnn" in b.stages and b.stages["stablehlo"].ok:
+        row["tt"] = "ttnn" if b.stages["ttnn"].ok else "failed"
+        if not b.stages["ttnn"].ok and row["error"] is None:
+            row["error"] = _first_line(b.stages["ttir"].error)
+    return row
+
+
+def through_bare_torch_mlir(case) -> dict:
+    """The same test the way torch-mlir's own tools take it: `python -m torch_mlir.tools.import_onnx` (shape
+    inference with data propagation, then the importer), the pass pipelines ttbench runs, the same CPU executor;
+    arguments fed in graph-input order, the function renamed to @main so that the executor finds it. The import
+    and the passes run in a forked copy: torch-mlir aborts the process on some types."""
+    from ...run.whole import pjrt_text, run_text_on_device  # lazy: imports torch (~2.5 s)
+
+    inputs, expected = data_set(case)
+    row = {"reached": None, "cpu": None, "error": None}
+    try:
+        row["reached"], text, error = call_in_fork(lambda: _bare_lowering(case.model), TEST_TIMEOUT_S,
+                                                   "torch-mlir")
+    except ContainedFailure as exc:
+        row["error"] = str(exc)
+        return row
+    if error:
+        row["error"] = error
+        return row
+    if any(np.asarray(x).dtype == object for x in inputs):
+        row["cpu"], row["error"] = "error", "cpu: inputs that are not tensors"
+        return row
+    try:
+        reply = run_text_on_device(shared_client("cpu"), pjrt_text(text), [np.asarray(x) for x in inputs],
+                                   TEST_TIMEOUT_S)
+    except Exception as exc:  # noqa: BLE001
+        reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+    if not reply.get("ok"):
+        row["cpu"], row["error"] = "error", f"cpu: {_first_line(reply.get('error'))}"
+        return row
+    wrong = _compare_outputs(reply["arrays"], list(expected), case)
+    row["cpu"] = "match" if wrong is None else "mismatch"
+    row["error"] = None if wrong is None else f"cpu: {wrong}"
+    return row
+
+
+def _bare_lowering(model) -> tuple:
+    """-> (last stage reached, StableHLO text or None, error or None)."""
+    import onnx
+    from torch_mlir import ir
+    from torch_mlir._mlir_libs import _stablehlo
+    from torch_mlir.dialects import torch as torch_d
+    from torch_mlir.extras import onnx_importer
+    from torch_mlir.passmanager import PassManager
+
+    reached = None
+    try:
+        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        context = ir.Context()
+        torch_d.register_dialect(context)
+        _stablehlo.register_dialect(context)
+        info = onnx_importer.ModelInfo(model, config=onnx_importer.Config())
+        module = info.create_module(context=context)
+        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
+        module.operation.verify()
+        with context:  # the function is named after the graph; PJRT runs @main (the executor's need, not a fix)
+            for op in module.body.operations:
+                if op.operation.name == "func.func":
+                    op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
+        reached = "torchfx"
+        with context:
+            PassManager.parse(ONNX_TO_BACKEND).run(module.operation)
+            PassManager.parse(TO_STABLEHLO).run(module.operation)
+    except Exception as exc:  # noqa: BLE001 - whatever the bare path raises is its result
+        return reached, None, _first_line(f"{type(exc).__name__}: {exc}")
+    return "stablehlo", module.operation.get_asm(enable_debug_info=False), None
+
+
+def run_case(case, cases: dict, tt: bool) -> dict:
+    t0 = time.perf_counter()
+    row = {"test": case.name, "op": op_of(case, cases)}
+    for path, fn in (("ttbench", lambda: through_ttbench(case, tt)), ("bare", lambda: through_bare_torch_mlir(case))):
+        try:
+            row[path] = fn()
+        except Exception as exc:  # noqa: BLE001 - ttbench's own bug: said as such, the run goes on
+            row[path] = {"reached": None, "cpu": None, "tt": None,
+                         "error": f"internal error in ttbench: {type(exc).__name__}: {_first_line(exc)}"}
+    row["seconds"] = round(time.perf_counter() - t0, 2)
+    return row
