@@ -15,7 +15,7 @@ import torch
 from .analysis.collect import analyze
 from .analysis.constants import weights_by_digest
 from .core import (ArgInfo, BadInput, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
-                   PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, view_method)
+                   PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import stage_table, write_bringup
 from .io.weights import load_argument_values
@@ -50,7 +50,8 @@ class Bringup:
     _findings: Any = field(default=None, repr=False)
 
     _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
-    save_html = view_method("Bringup.save_html", "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
+    save_html = view_method("Bringup.save_html",
+                            "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
 
     def __post_init__(self):
         self.frontend, self.params = Frontend(self.frontend), ParamsMode(self.params)
@@ -282,106 +283,137 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         model = model.eval()
         if fx.on_meta(model):
             _validate_meta(frontend, params, hoist)
-    names = FRONTEND_STAGES[Frontend(frontend)]
+    options = BringupOptions(frontend=Frontend(frontend), params=ParamsMode(params), strict=strict, tt=tt,
+                             tt_timeout=tt_timeout, name=name, functionalize=functionalize, hoist=hoist, dims=dims)
+    names = FRONTEND_STAGES[options.frontend]
     own_bar = StageBar(names if tt else names[:3], name or _model_name(model)) \
         if progress is None and in_notebook() else None
     try:
         with quiet_framework_warnings():
-            return _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, name,
-                             own_bar or progress, functionalize, hoist, dims, names)
+            return _bring_up(model, example_inputs, options, own_bar or progress)
     finally:
         if own_bar is not None:
             own_bar.close()
 
 
-def _bring_up(model, example_inputs, frontend, params, strict, tt, tt_timeout, name, progress, functionalize, hoist,
-              dims, names) -> Bringup:
+@dataclass(frozen=True)
+class BringupOptions:
+    """What bringup() was asked for, validated; every step of the chain reads it."""
+
+    frontend: Frontend
+    params: ParamsMode
+    strict: bool = False
+    tt: bool = True
+    tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S
+    name: Optional[str] = None
+    functionalize: bool = False
+    hoist: Optional[dict] = None
+    dims: Optional[dict] = None
+
+
+# --- the chain: one step per stage, each from the previous step's artifact to (its Stage, the next artifact) ------
+
+def _capture(result: Bringup, options: BringupOptions, _):
+    if options.frontend == Frontend.ONNX:
+        stage, cap, inputs = onnx.capture_onnx(result.model, result.example_inputs, options.params, options.dims)
+        result.example_inputs = inputs
+    elif options.frontend == Frontend.EXPORT:
+        stage, cap = fx.capture_export(result.model, result.example_inputs, options.params)
+    else:
+        stage, cap = fx.capture_dynamo(result.model, result.example_inputs, options.params,
+                                       functionalize=options.functionalize)
+    result.arguments, result.argument_values = cap.arguments, cap.values
+    result.weight_tensors = cap.weights
+    result.fx_graph = getattr(cap, "graph_module", None)
+    return stage, cap
+
+
+def _import(result: Bringup, options: BringupOptions, cap):
+    return (torchfx.import_onnx if options.frontend == Frontend.ONNX else torchfx.import_fx)(cap)
+
+
+def _lower(result: Bringup, options: BringupOptions, torch_module):
+    stage, module = stablehlo.lower(torch_module, onnx=options.frontend == Frontend.ONNX)
+    return (_hoist_into(result, stage, options.hoist), None) if options.hoist else (stage, module)
+
+
+def _compile_tt(result: Bringup, options: BringupOptions, _):
+    """Both TT stages come from one compile: ttir's step hands the ttnn stage on as its artifact."""
+    ttir, ttnn = compile_tt(result.stages["stablehlo"], result.arguments, options.params, options.tt_timeout)
+    return ttir, ttnn
+
+
+def _ttnn(result: Bringup, options: BringupOptions, ttnn: Stage):
+    return ttnn, None
+
+
+# (stage, step, needs the Tenstorrent compiler); the first stage is named by the frontend (fx or onnx).
+STEPS = ((None, _capture, False), (StageName.TORCHFX, _import, False), (StageName.STABLEHLO, _lower, False),
+         (StageName.TTIR, _compile_tt, True), (StageName.TTNN, _ttnn, True))
+
+
+def _bring_up(model, example_inputs, options: BringupOptions, progress) -> Bringup:
     prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()
     t_start = time.perf_counter()
-    result = Bringup(model_name=name or _model_name(model), frontend=frontend, params=params, stages=stages,
-                     example_inputs=example_inputs, model=model)
-
-    def run(stage_name, fn):
-        """Run one stage function; record its Stage(s); return the artifact for the next or None."""
-        if progress:
-            progress(stage_name)
-        failed = next((s.name for s in stages.values() if not s.ok), None)
-        if failed:
-            stages[stage_name] = Stage.skipped(stage_name, failed)
-            return None
-        t0 = time.perf_counter()
-        try:
-            stage, artifact = fn()
-        except BadInput:
-            raise
-        except Exception as exc:  # a failure becomes the stage's error, never the caller's
-            internal = is_internal_error(exc)
-            if internal:  # ttbench's own bug: said as such, with the traceback, never blamed on a compiler
-                error = (f"{stage_name}: internal error in ttbench: {type(exc).__name__}: {str(exc)[:300]} "
-                         f"({REPORT_BUGS})")
-                if strict:
-                    raise InternalError(error) from exc
-            else:
-                onnx_stage = stages.get("onnx")
-                node_kinds = {op.attrs["node"]: op.name.removeprefix("onnx.") for op in onnx_stage.ops} \
-                    if onnx_stage is not None and onnx_stage.ok else {}
-                error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__,
-                                       node_kinds)
-                if strict:
-                    raise StageFailed(error) from exc
-            stages[stage_name] = Stage(name=stage_name, ok=False, seconds=time.perf_counter() - t0, error=error,
-                                       meta={"traceback": traceback.format_exc(limit=-12 if internal else -8),
-                                             **({"internal_error": True} if internal else {})})
-            _finished(stages[stage_name])
-            return None
-        stages[stage_name] = stage
-        _finished(stage)
-        return artifact
-
-    def _finished(stage):
-        if hasattr(progress, "finished"):
-            progress.finished(stage)
-
-    first = names[0]
-    if frontend == "onnx":
-        def capture():
-            stage, cap, inputs = onnx.capture_onnx(model, example_inputs, params, dims)
-            result.example_inputs = inputs
-            return stage, cap
-        cap = run(first, capture)
-    else:
-        if frontend == "export":
-            cap = run(first, lambda: fx.capture_export(model, example_inputs, params))
-        else:
-            cap = run(first, lambda: fx.capture_dynamo(model, example_inputs, params, functionalize=functionalize))
-    if cap is not None:
-        result.arguments, result.argument_values = cap.arguments, cap.values
-        result.weight_tensors = cap.weights
-        result.fx_graph = getattr(cap, "graph_module", None)
-    importer = torchfx.import_onnx if frontend == "onnx" else torchfx.import_fx
-    torch_module = run("torchfx", lambda: importer(cap))
-    def lower():
-        stage, module = stablehlo.lower(torch_module, onnx=frontend == "onnx")
-        return (_hoist_into(result, stage, hoist), None) if hoist else (stage, module)
-
-    run("stablehlo", lower)
-    if tt:
-        tt_stages = {}
-
-        def compile_both():
-            tt_stages["ttir"], tt_stages["ttnn"] = compile_tt(stages["stablehlo"], result.arguments, params,
-                                                              tt_timeout)
-            return tt_stages["ttir"], None
-
-        run("ttir", compile_both)
-        if progress:
-            progress("ttnn")
-        stages["ttnn"] = tt_stages.get("ttnn") or Stage.skipped("ttnn", _first_failed(result).name)
-        _finished(stages["ttnn"])
+    result = Bringup(model_name=options.name or _model_name(model), frontend=options.frontend,
+                     params=options.params, stages=stages, example_inputs=example_inputs, model=model)
+    artifact = None
+    for stage_name, step, needs_tt in STEPS:
+        if needs_tt and not options.tt:
+            break
+        stage_name = stage_name or FRONTEND_STAGES[options.frontend][0]
+        artifact = _run_step(result, options, stage_name, step, artifact, progress)
     for stage in stages.values():
         stage._owner = result
-    if strict and not result.ok:
+    if options.strict and not result.ok:
         raise StageFailed(_first_failed(result).error)
     result.seconds = time.perf_counter() - t_start
     return result
+
+
+def _run_step(result: Bringup, options: BringupOptions, stage_name: str, step, artifact, progress):
+    """Run one step; record its Stage; return the artifact for the next, or None. A stage after a failed one is
+    skipped; a failure is the stage's error (a compiler's, or ttbench's own internal error), never the caller's."""
+    stages = result.stages
+    if progress:
+        progress(stage_name)
+    failed = next((s.name for s in stages.values() if not s.ok), None)
+    if failed:
+        stages[stage_name] = Stage.skipped(stage_name, failed)
+        _finished(progress, stages[stage_name])
+        return None
+    t0 = time.perf_counter()
+    try:
+        stage, artifact = step(result, options, artifact)
+    except BadInput:
+        raise
+    except Exception as exc:
+        internal = is_internal_error(exc)
+        if internal:  # ttbench's own bug: said as such, with the traceback, never blamed on a compiler
+            error = (f"{stage_name}: internal error in ttbench: {type(exc).__name__}: {str(exc)[:300]} "
+                     f"({REPORT_BUGS})")
+            if options.strict:
+                raise InternalError(error) from exc
+        else:
+            onnx_stage = stages.get("onnx")
+            node_kinds = {op.attrs["node"]: op.name.removeprefix("onnx.") for op in onnx_stage.ops} \
+                if onnx_stage is not None and onnx_stage.ok else {}
+            error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__, node_kinds)
+            if options.strict:
+                raise StageFailed(error) from exc
+        meta = StageMeta(traceback=traceback.format_exc(limit=-12 if internal else -8))
+        if internal:
+            meta["internal_error"] = True
+        stages[stage_name] = Stage(name=StageName(stage_name), ok=False, seconds=time.perf_counter() - t0,
+                                   error=error, meta=meta)
+        _finished(progress, stages[stage_name])
+        return None
+    stages[stage_name] = stage
+    _finished(progress, stage)
+    return artifact
+
+
+def _finished(progress, stage: Stage) -> None:
+    if hasattr(progress, "finished"):
+        progress.finished(stage)

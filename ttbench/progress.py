@@ -34,7 +34,9 @@ class StageBar:
         self.bar.set_description(f"{self.model_name}: {stage_name}", refresh=True)
 
     def finished(self, stage) -> None:
-        self.done.append(f"{stage.name} {len(stage.ops)}" if stage.ok else f"{stage.name} failed")
+        skipped = not stage.ok and (stage.error or "").startswith("skipped")
+        state = str(len(stage.ops)) if stage.ok else "skipped" if skipped else "failed"
+        self.done.append(f"{stage.name} {state}")
         self.bar.set_postfix_str(", ".join(self.done[-3:]), refresh=False)
         self.bar.update(1)
 
