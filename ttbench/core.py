@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypedDict
 
 VERSION = "0.1.0"
 
@@ -169,6 +169,30 @@ class ArgInfo:
         self.role = Role(self.role)
 
 
+class StageMeta(TypedDict, total=False):
+    """A stage's facts beyond its ops (JSON-serialisable; exported in manifest.json). Each stage fills its own."""
+
+    verifier: Optional[str]  # MLIR stages: the verifier's error, None when the IR verifies
+    traceback: str  # a failed stage: where it failed
+    internal_error: bool  # a failed stage: ttbench's own bug, not the compiler's
+    target: str  # ttir/ttnn: the system descriptor compiled for
+    compile_seconds: float
+    flatbuffer_path: str  # ttnn: the flatbuffer file kept beside the stage
+    flatbuffer_bytes: int
+    const_eval_functions: int  # ttnn: functions tt-mlir runs once on the weights
+    const_eval_ops: int
+    compiler_log_tail: str  # ttir: the plugin's last meaningful log lines
+    prepared: list  # onnx: what preparing the file changed
+    opset: list  # onnx: the model's opsets
+    before_hoist: dict  # stablehlo after hoisting: the stage before ({"ops": N})
+    hoisted: dict  # a hoisted stage: what was asked (to, min_numel, ...)
+    inlined: list  # fx: weights inlined as constants (params="inline")
+    constants: Any  # fx: the graph's tensor constants
+    mutations: list  # fx: inputs and buffers the graph updates in place
+    signature: list  # fx: the exported program's input specs
+    aten_ops: int  # fx (dynamo): ops after decomposition to aten
+
+
 @dataclass
 class Stage:
     name: StageName
@@ -177,7 +201,7 @@ class Stage:
     text: str = ""  # readable IR: weights elided, locations shown
     ops: list[Op] = field(default_factory=list)
     seconds: float = 0.0
-    meta: dict = field(default_factory=dict)  # stage-specific facts, JSON-serialisable
+    meta: StageMeta = field(default_factory=lambda: StageMeta())
     module: Any = None  # the stage's in-memory artifact (fx.GraphModule, onnx.ModelProto, MLIR Module), when kept
     artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
@@ -195,8 +219,8 @@ class Stage:
             self._full_text_printed = self._full_text()
         return self._full_text_printed
 
-    graph = view_method("Stage.graph", "graph(max_nodes=300, op_filter=None, kind=None): the stage as a graph (graphviz "
-                        "SVG, or DOT text when `dot` is missing), coloured by finding kind.")
+    graph = view_method("Stage.graph", "graph(max_nodes=300, op_filter=None, kind=None): the stage as a graph "
+                        "(graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind.")
     netron = view_method("Stage.netron", "netron(port=0, height=600): the onnx stage in netron, served on 127.0.0.1 in "
                          "an IFrame (stop with tb.netron_stop()).")
     explorer = view_method("Stage.explorer", "explorer(report=None, port=0, height=700): the stage in Model Explorer "

@@ -19,6 +19,7 @@ import numpy as np
 
 from .analysis.constants import digest
 from .core import ArgInfo, BadInput, InternalError, Stage, StageName
+from .ir.dialects import CONSTANT_VALUE_ATTRS
 from .ir.locations import location_name
 from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
 from .proc.client import shared_client
@@ -143,9 +144,9 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
             if name not in HOISTABLE_OPS:
                 continue
             facts = constant_facts(operation, name)
-            if facts is None or facts["splat"] or int(np.prod(facts["shape"] or [1])) <= min_numel:
+            if facts is None or facts.splat or int(np.prod(facts.shape or [1])) <= min_numel:
                 continue
-            if facts["resource"] is not None and blobs is None:
+            if facts.resource is not None and blobs is None:
                 blobs = resource_blobs(module)
             array = constant_array(operation, name, blobs)
             if array is None:
@@ -159,9 +160,9 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
                 result.replace_all_uses_with(block.add_argument(result.type, ir.Location.unknown()))
             else:
                 target = "@" + cname
-                _replace_by_global(module, operation, cname, mutable, facts["attr"])
+                _replace_by_global(module, operation, cname, mutable, CONSTANT_VALUE_ATTRS[name])
             operation.erase()
-            tensors.append(HoistedTensor(cname, role, tuple(facts["shape"]), facts["dtype"], array.nbytes, name,
+            tensors.append(HoistedTensor(cname, role, tuple(facts.shape), facts.dtype, array.nbytes, name,
                                          None, target))
         if to == "args" and tensors:
             _update_signature(main, block)

@@ -46,14 +46,15 @@ def mlir_stage_constants(stage: Stage, by_digest: dict) -> list:
     facts = [(op, op.attrs["constant"]) for op in stage.ops if "constant" in op.attrs]
     digests = {}
     # Only worth reading the payloads when a non-splat constant could be one of the model's weights.
-    if by_digest and any(not v["splat"] and v["nbytes"] >= 64 for _, v in facts):
+    if by_digest and any(not v.splat and v.nbytes >= 64 for _, v in facts):
         digests = {i: digest(data) for i, data in constant_payloads(stage).items()}
     for op, value in facts:
         name, role = by_digest.get(digests.get(op.index), (None, None))
-        if name is None and value["resource"]:
-            name = value["resource"]  # not a known weight: its resource key is the best name the IR has
-        out.append({**{k: v for k, v in value.items() if k not in ("resource", "attr")}, "name": name,
-                    "role": role, "op": op.name, "index": op.index, "location": op.location})
+        if name is None and value.resource:
+            name = value.resource  # not a known weight: its resource key is the best name the IR has
+        out.append({"shape": value.shape, "dtype": value.dtype, "nbytes": value.nbytes,
+                    "embedded_bytes": value.embedded_bytes, "splat": value.splat, "name": name, "role": role,
+                    "op": op.name, "index": op.index, "location": op.location})
     return out
 
 

@@ -1,8 +1,8 @@
 """The `ttbench` command line: its grammar (build_parser) and the value parsers that turn bad input into one line."""
 from __future__ import annotations
 
-import math
 import argparse
+import math
 import sys
 
 from ..core import BadInput, FRONTENDS, PARAMS_MODES, check_input_size

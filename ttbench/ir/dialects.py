@@ -2,6 +2,9 @@
 text parser (text.py). Plain tables; nothing here needs the bindings."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 # Ops whose regions hold ops of the stage (the rest hold a body that belongs to its op).
 CONTROL_FLOW_OPS = frozenset({
     "stablehlo.while", "stablehlo.if", "stablehlo.case", "mhlo.while", "mhlo.if", "mhlo.case",
@@ -31,3 +34,16 @@ ITEM_SIZE = {"f64": 8, "f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "i1": 1, "i8": 
 
 def is_structural(name: str) -> bool:
     return name in STRUCTURAL_OPS or name.endswith((".return", ".yield"))
+
+
+@dataclass(frozen=True)
+class ConstantFacts:
+    """What a tensor constant op holds, read without its values (`Op.attrs["constant"]`, from either reader)."""
+
+    shape: list  # dimensions; [] for a scalar
+    dtype: str  # the MLIR element type ("f32", "bf16", "i1", ...)
+    nbytes: int  # logical bytes: every element
+    embedded_bytes: int  # bytes written in the IR (one element for a splat, every one otherwise)
+    splat: bool  # one value for every element (of more than one)
+    resource: Optional[str]  # the dense_resource key; None for a dense literal (or an elided one, read from text)
+    attr: Optional[str]  # the op's attribute holding the value; None when read from printed text

@@ -10,10 +10,11 @@ resource inlining, the plugin's one legalisation).
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from ..core import Op
+from .dialects import CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ITEM_SIZE, ConstantFacts, is_structural
 from .locations import LocTable, read_mlir_string, user_frame
-from .dialects import CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ITEM_SIZE, is_structural
 
 _OP_RE = re.compile(r'^\s*(?:%[^=]*?=\s*)?"?([a-z_][\w]*\.[\w.$]+)"?(?=[\s(<{]|$)')
 _FUNC_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+|"(?:[^"\\]|\\.)*")')
@@ -244,7 +245,7 @@ def parse_tensor_type(type_text: str):
     return tuple(dims), parts[-1]
 
 
-def constant_facts_from_text(op_text: str):
+def constant_facts_from_text(op_text: str) -> Optional[ConstantFacts]:
     """What walk.constant_facts gives for a live op, read from one printed constant op."""
     m = _VALUE_RE.search(op_text)
     if not m:
@@ -269,8 +270,8 @@ def constant_facts_from_text(op_text: str):
     else:  # dense<1.0> : tensor<64x64xf32> stores one element for all of them
         embedded, splat = item, numel > 1
     resource = body.strip('"') if m.group(1) else None
-    return {"shape": list(shape), "dtype": dtype, "nbytes": nbytes, "embedded_bytes": embedded, "splat": splat,
-            "resource": None if resource == "__elided__" else resource, "attr": None}
+    return ConstantFacts(shape=list(shape), dtype=dtype, nbytes=nbytes, embedded_bytes=embedded, splat=splat,
+                         resource=None if resource == "__elided__" else resource, attr=None)
 
 
 def constant_payloads(full_text: str) -> dict:

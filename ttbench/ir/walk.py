@@ -19,7 +19,7 @@ import numpy as np
 from ..core import Op
 from .locations import read_location, read_mlir_string, user_frame
 from .text import resource_blobs as blobs_of_trailer, split_resources
-from .dialects import (CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ELIDE_ABOVE, ELIDED, ITEM_SIZE, NP_DTYPES,  # noqa: F401
+from .dialects import (CONSTANT_VALUE_ATTRS, CONTROL_FLOW_OPS, ConstantFacts, ELIDE_ABOVE, ELIDED, ITEM_SIZE, NP_DTYPES,  # noqa: F401
                        STRUCTURAL_OPS, is_structural)
 
 def np_dtype(element_type: str) -> np.dtype:
@@ -61,7 +61,7 @@ def _tensor_bytes(type_) -> int:
     return int(np.prod(parsed[0])) * ITEM_SIZE[parsed[1]] if parsed[0] else ITEM_SIZE[parsed[1]]
 
 
-def constant_facts(operation, name: str) -> Optional[dict]:
+def constant_facts(operation, name: str) -> Optional[ConstantFacts]:
     """Shape, element type, logical bytes, bytes written in the IR and splat-ness of a tensor constant; None for
     ops that are not tensor literals (or hold an attribute these facts cannot be read from)."""
     attr_name = CONSTANT_VALUE_ATTRS.get(name)
@@ -87,8 +87,8 @@ def constant_facts(operation, name: str) -> Optional[dict]:
         if resource is None:
             return None
         splat, embedded = False, nbytes
-    return {"shape": list(shape), "dtype": element, "nbytes": nbytes, "embedded_bytes": embedded, "splat": splat,
-            "resource": resource, "attr": attr_name}
+    return ConstantFacts(shape=list(shape), dtype=element, nbytes=nbytes, embedded_bytes=embedded, splat=splat,
+                         resource=resource, attr=attr_name)
 
 
 def _as_dense(attr):
@@ -121,11 +121,11 @@ def constant_array(operation, name: str, resources: Optional[dict] = None) -> Op
     facts = constant_facts(operation, name)
     if facts is None:
         return None
-    attr = operation.attributes[facts["attr"]]
-    dtype = np_dtype(facts["dtype"]) if facts["dtype"] in NP_DTYPES else None
+    attr = operation.attributes[facts.attr]
+    dtype = np_dtype(facts.dtype) if facts.dtype in NP_DTYPES else None
     if dtype is None:
         return None
-    shape = tuple(facts["shape"])
+    shape = tuple(facts.shape)
     dense = _as_dense(attr)
     if dense is not None:
         try:
@@ -135,11 +135,11 @@ def constant_array(operation, name: str, resources: Optional[dict] = None) -> Op
         if dense.is_splat:
             return np.full(shape, _splat_array(dense, dtype), dtype=dtype)
         return _buffer_array(dense, dtype, shape)
-    key = facts["resource"]
+    key = facts.resource
     if resources is None or key not in resources:
         raise KeyError(f"dense_resource<{key}> has no blob in this module")
     data = resources[key]
-    if facts["dtype"] == "i1":
+    if facts.dtype == "i1":
         return np.frombuffer(data, dtype=np.uint8).astype(bool).reshape(shape)
     return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
 
@@ -204,15 +204,15 @@ def resource_blobs(module) -> dict:
     return {k: bytes.fromhex(h) for k, h in blobs_of_trailer(trailer).items()}
 
 
-def _constant_text(results: str, name: str, operation, facts: dict) -> str:
-    attr = operation.attributes[facts["attr"]]
-    numel = int(np.prod(facts["shape"])) if facts["shape"] else 1
-    value = str(attr) if (facts["splat"] or numel <= ELIDE_ABOVE) and facts["resource"] is None else \
+def _constant_text(results: str, name: str, operation, facts: ConstantFacts) -> str:
+    attr = operation.attributes[facts.attr]
+    numel = int(np.prod(facts.shape)) if facts.shape else 1
+    value = str(attr) if (facts.splat or numel <= ELIDE_ABOVE) and facts.resource is None else \
         f"{ELIDED} : {attr.type}"
     if name == "torch.vtensor.literal" or name == "torch.tensor.literal":
         return f"{results} = {name}({value}) : {operation.results[0].type}"
     if operation.name == "torch.operator":
-        return f'{results} = torch.operator "{name}"() {{{facts["attr"]} = {value}}} : () -> {operation.results[0].type}'
+        return f'{results} = torch.operator "{name}"() {{{facts.attr} = {value}}} : () -> {operation.results[0].type}'
     return f"{results} = {name} {value}"
 
 
@@ -304,7 +304,7 @@ def constant_arrays(module) -> dict:
         facts = constant_facts(operation, name)
         if facts is None:
             continue
-        if facts["resource"] is not None and blobs is None:
+        if facts.resource is not None and blobs is None:
             blobs = resource_blobs(module)
         array = constant_array(operation, name, blobs)
         if array is not None:

@@ -14,9 +14,9 @@ rest), so resnet50 stays light in a browser.
 """
 from __future__ import annotations
 
-import linecache
 import html
 import json
+import linecache
 import os
 import re
 from collections import Counter, OrderedDict

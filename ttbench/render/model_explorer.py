@@ -13,14 +13,14 @@ serves a saved folder later.
 from __future__ import annotations
 
 import html
+import json
+import os
 import select
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
-import json
-import os
-import subprocess
-import sys
 from typing import Optional
 
 from .. import optional

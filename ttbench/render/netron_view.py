@@ -1,8 +1,8 @@
 """Netron for the ONNX stage: served on 127.0.0.1 only, shown in an IFrame, no browser launched."""
 from __future__ import annotations
 
-import socket
 import os
+import socket
 
 from .. import optional
 from ..core import BadInput

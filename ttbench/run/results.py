@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Optional
+from typing import Callable, Optional
 
 from ..core import BadInput, cell_text, view_method
 from ..io.atomic import write_npz_atomic
+from .compare import OutputCheck
 
 
 @dataclass
@@ -18,7 +19,7 @@ class RunResult:
     executed: bool  # False: nothing ran (compile-only, no device); then there is no PCC at all
     ok: bool  # executed and every output passed
     message: str  # what happened, one line
-    outputs: list = field(default_factory=list)  # per output: pcc, max_abs_error, max_rel_error, allclose, ok, shape
+    outputs: list[OutputCheck] = field(default_factory=list)  # per output, in order
     compile_seconds: Optional[float] = None
     run_seconds: Optional[float] = None
     atol: float = 0.0
@@ -30,7 +31,8 @@ class RunResult:
     arrays: list = field(default_factory=list, repr=False)  # the device's outputs (numpy), when it ran
     golden_arrays: list = field(default_factory=list, repr=False)  # the reference's outputs, aligned with them
 
-    _repr_html_ = view_method("RunResult._repr_html_", "The run in a notebook: what produced it, then each output's check.")
+    _repr_html_ = view_method("RunResult._repr_html_",
+                              "The run in a notebook: what produced it, then each output's check.")
 
     @property
     def pcc(self) -> Optional[float]:
@@ -99,17 +101,18 @@ class OpByOpReport:
     device: str
     mode: str  # "isolated" or "chained"
     min_pcc: float
-    rows: list  # OpRow, graph order
+    rows: list[OpRow]  # graph order
     total_ops: int
     seconds: float
     first_divergence: Optional[OpRow] = None  # chained: the first op whose output fell below min_pcc
     compile_only: bool = False  # nothing executed (tt without a chip): ok means "compiled to a flatbuffer", no PCC
     frontend: str = ""
     skipped: dict = field(default_factory=dict)  # op -> occurrences not run alone (no tensor result, uninitialized)
-    _rerun: object = field(default=None, repr=False)
+    _rerun: Optional[Callable[[int], OpRow]] = field(default=None, repr=False)
 
     _repr_html_ = view_method("OpByOpReport._repr_html_", "The op-by-op table in a notebook, failures first.")
-    plot = view_method("OpByOpReport.plot", "plot(ax=None): PCC per unique op in graph order, failures red, the threshold as a line.")
+    plot = view_method("OpByOpReport.plot",
+                       "plot(ax=None): PCC per unique op in graph order, failures red, the threshold as a line.")
 
     @property
     def ok(self) -> bool:
@@ -120,6 +123,8 @@ class OpByOpReport:
 
     def rerun(self, index: int) -> OpRow:
         """Run op `index` again (same inputs) and replace its row: one call after a fix or for a closer look."""
+        if self._rerun is None:
+            raise BadInput("this report was not made by op_by_op() in this session: it has no inputs to rerun with")
         row = self._rerun(index)
         self.rows[index] = row
         return row

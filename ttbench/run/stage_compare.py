@@ -11,10 +11,10 @@ order whose PCC falls below `min_pcc` is the first divergence, with its source l
 """
 from __future__ import annotations
 
-import time
 import json
 import math
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -100,8 +100,10 @@ class StageComparison:
     not_run: Optional[str] = None  # why nothing was compared
     seconds: float = 0.0
 
-    _repr_html_ = view_method("StageComparison._repr_html_", "The summary, then every compared op coloured by PCC, the first divergence marked.")
-    plot = view_method("StageComparison.plot", "plot(ax=None): PCC per compared op in execution order, divergent ops red, the threshold as a line.")
+    _repr_html_ = view_method("StageComparison._repr_html_",
+                              "The summary, then every compared op coloured by PCC, the first divergence marked.")
+    plot = view_method("StageComparison.plot",
+                       "plot(ax=None): PCC per compared op in execution order, divergent ops red, the threshold as a line.")
 
     @property
     def ok(self) -> bool:

@@ -1,7 +1,8 @@
 """ttbench's interpreter of TTIR/TTNN programs: every op executed in torch by the handler registered for its kind.
 
 registry.py is the table of handlers and the ways a run refuses; handlers.py holds one handler per op kind; engine.py
-walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results recorded per op). `HANDLERS` is the registry: `known_ops()` lists it.
+walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results recorded per
+op). `HANDLERS` is the registry: `known_ops()` lists it.
 """
 from .engine import PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text
 from .handlers import READINGS  # importing handlers registers every handler
