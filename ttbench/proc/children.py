@@ -44,9 +44,10 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 @dataclass
 class Finished:
-    """How a run_once child ended: its exit code (None when it was killed for time), output and time taken."""
+    """How a run_once child ended: its exit code (negative: the signal that ended it, SIGKILL when it ran out of
+    time), whether the deadline passed, its output and the time taken."""
 
-    returncode: Optional[int]
+    returncode: int
     stdout: str
     stderr: str
     timed_out: bool
@@ -75,8 +76,7 @@ def run_once(cmd: list, timeout: float, env: Optional[dict] = None, cwd: Optiona
             kill_group(proc)
         out.seek(0)
         err.seek(0)
-        return Finished(None if timed_out else proc.returncode, out.read(), err.read(), timed_out,
-                        time.perf_counter() - t0)
+        return Finished(proc.returncode, out.read(), err.read(), timed_out, time.perf_counter() - t0)
 
 
 class ContainedFailure(RuntimeError):
