@@ -40,7 +40,7 @@ def _seed():
 TIER_FILES = {
     "browser": {"test_browser.py", "test_model_explorer.py"},  # Debian's chromium through Playwright
     "tt": {"test_tt.py", "test_interp.py", "test_llm.py", "test_op_by_op.py"},  # TT compiles are their subject
-    "subprocess": {"test_cli.py", "test_sweep.py", "test_conformance.py", "test_hostile.py", "test_proc.py"},
+    "subprocess": {"test_sweep.py", "test_conformance.py", "test_hostile.py", "test_proc.py"},
 }
 
 

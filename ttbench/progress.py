@@ -63,7 +63,8 @@ class ProgressLine:
     TICK_S = 1.0  # on a terminal; a log gets a line every LOG_TICK_S instead
     LOG_TICK_S = 15.0
 
-    def __init__(self, stages, stream=sys.stderr):
+    def __init__(self, stages, stream=None):
+        stream = stream or sys.stderr  # looked up now: whoever redirected it (a test, a notebook) gets the line
         self.stages, self.stream, self.t0 = list(stages), stream, time.perf_counter()
         self.tty = stream.isatty()
         self.current, self.since = None, self.t0
