@@ -243,6 +243,14 @@ def test_every_record_still_shows_itself():
     assert callable(ttbench.Stage.graph) and callable(ttbench.Bringup.save_html)
 
 
+def test_only_proc_starts_processes():
+    # One place knows how a child is started (own session, dies with us) and stopped (its whole process group).
+    offenders = [module for module, (_, text) in package_sources().items()
+                 if module.split(".")[0] != "proc" and any(call in text for call in
+                                                           ("subprocess.Popen(", "subprocess.run(", "os.fork("))]
+    assert not offenders, offenders
+
+
 def test_the_users_fd_2_is_never_redirected():
     # Native diagnostics come back from child processes' stderr; only a worker, through the line protocol's own
     # module, moves its fds (so nothing it prints can be taken for a reply).

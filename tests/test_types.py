@@ -23,3 +23,24 @@ def test_mypy_would_catch_a_stage_built_from_a_bare_string(tmp_path):
                         "silent", "--ignore-missing-imports", str(probe)], cwd=REPO, capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 1 and "FindingKind" in r.stdout, r.stdout + r.stderr
+
+
+def test_closed_sets_read_as_their_strings_and_refuse_other_values():
+    import json
+
+    import pytest
+
+    from ttbench.analysis.findings import Finding
+    from ttbench.core import ArgInfo, FindingKind, Stage, StageName
+
+    stage = Stage(name="stablehlo", ok=True)
+    assert stage.name is StageName.STABLEHLO and stage.name == "stablehlo"
+    # what a notebook prints and what files hold are unchanged: plain strings
+    assert repr([stage.name]) == "['stablehlo']" and f"{stage.name}" == "stablehlo"
+    assert json.dumps({FindingKind.INPLACE: stage.name}) == '{"inplace": "stablehlo"}'
+    with pytest.raises(ValueError):
+        Stage(name="stablehlo2", ok=True)
+    with pytest.raises(ValueError):
+        ArgInfo("x", "weights", (1,), "f32")
+    with pytest.raises(ValueError):
+        Finding(kind="inplace-ish", stage="fx", op=None, location=None, message="")

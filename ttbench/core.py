@@ -14,7 +14,12 @@ VERSION = "0.1.0"
 
 # The closed sets ttbench's records use. Each is a StrEnum: a member *is* its string ("fx" == StageName.FX), so
 # JSON, tables and the CLI read as before, and a record built with a value outside its set fails where it is built.
-class StageName(StrEnum):
+class _Names(StrEnum):
+    def __repr__(self) -> str:  # printed in a list or dict it reads as the string it is: 'fx', not <StageName.FX: 'fx'>
+        return repr(self.value)
+
+
+class StageName(_Names):
     """Every stage, in pipeline order (a frontend's own graph first)."""
     FX = "fx"
     ONNX = "onnx"
@@ -24,18 +29,18 @@ class StageName(StrEnum):
     TTNN = "ttnn"
 
 
-class Frontend(StrEnum):
+class Frontend(_Names):
     EXPORT = "export"  # torch.export
     DYNAMO = "dynamo"  # torch.compile's graph capture (keeps in-place ops)
     ONNX = "onnx"  # an ONNX model (exported here or given as a file)
 
 
-class ParamsMode(StrEnum):
+class ParamsMode(_Names):
     ARGS = "args"  # weights are function arguments
     INLINE = "inline"  # weights are literals in the IR
 
 
-class Role(StrEnum):
+class Role(_Names):
     """What a function argument of the MLIR modules is."""
     INPUT = "input"
     CACHE = "cache"  # an input or buffer the graph updates in place (a KV cache)
@@ -44,7 +49,7 @@ class Role(StrEnum):
     CONSTANT = "constant"
 
 
-class FindingKind(StrEnum):
+class FindingKind(_Names):
     INPLACE = "inplace"
     CONSTANT = "constant"
     LOCATION_LOST = "location_lost"
@@ -52,12 +57,12 @@ class FindingKind(StrEnum):
     SEMANTIC = "semantic"
 
 
-class OpByOpMode(StrEnum):
+class OpByOpMode(_Names):
     ISOLATED = "isolated"  # every op on the golden's own inputs
     CHAINED = "chained"  # every op on the previous ops' outputs (errors accumulate)
 
 
-class DeviceName(StrEnum):
+class DeviceName(_Names):
     CPU = "cpu"
     TT = "tt"
 

@@ -33,6 +33,11 @@ def spawn_options(env: dict = None) -> dict:
                                                DEATHSIG_ENV: "1" if from_main else "0"}}
 
 
+def start(cmd: list, env: Optional[dict] = None, **popen_kwargs) -> subprocess.Popen:
+    """A long-lived child (a worker, a server): in its own session, dying with this process."""
+    return subprocess.Popen(cmd, **popen_kwargs, **spawn_options(env))
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill a child started with spawn_options and everything it started (its session's process group); reap it."""
     try:
@@ -59,15 +64,17 @@ class Finished:
 
 
 def run_once(cmd: list, timeout: float, env: Optional[dict] = None, cwd: Optional[str] = None,
-             merge_stderr: bool = False) -> Finished:
+             merge_stderr: bool = False, stdin_text: Optional[str] = None) -> Finished:
     """Run one child process to its end, in its own session and dying with this process. On timeout the whole
     process group goes (subprocess.run would kill only the child, leaving what it started running). Output goes
     through temporary files, so a chatty child never blocks on a full pipe."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT if merge_stderr else err, text=True, cwd=cwd,
-                                **spawn_options(env))
+    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err, \
+            tempfile.TemporaryFile(mode="w+") as given:
+        given.write(stdin_text or "")
+        given.seek(0)
+        proc = start(cmd, env, stdin=given if stdin_text is not None else subprocess.DEVNULL, stdout=out,
+                     stderr=subprocess.STDOUT if merge_stderr else err, text=True, cwd=cwd)
         timed_out = False
         try:
             proc.wait(timeout=timeout)

@@ -4,11 +4,11 @@ with how to install it. Large graphs are cut to `max_nodes` (and can be filtered
 from __future__ import annotations
 
 import html
-import subprocess
 from dataclasses import dataclass
 from typing import Optional
 
 from .. import optional
+from ..proc.children import run_once
 from .bringup_html import KIND_COLOURS, findings_by_op
 
 MAX_NODES = 300
@@ -28,8 +28,8 @@ class Graph:
         piece = optional.dot()
         if not piece.available:
             return None
-        done = subprocess.run([piece.detail, "-Tsvg"], input=self.dot, capture_output=True, text=True, timeout=120)
-        return done.stdout if done.returncode == 0 else None
+        done = run_once([piece.detail, "-Tsvg"], 120, stdin_text=self.dot)
+        return done.stdout if done.ok else None
 
     def _repr_html_(self) -> str:
         svg = self.svg()

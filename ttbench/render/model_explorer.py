@@ -27,7 +27,8 @@ from .. import optional
 from ..analysis.findings import KINDS
 from ..core import BadInput
 from ..io.atomic import write_text_atomic
-from ..proc.children import spawn_options
+from ..proc import parent_watch
+from ..proc.children import kill_group, start
 from ..proc.scratch import scratch_dir
 from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, findings_by_op
@@ -233,9 +234,9 @@ def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 70
                 timeout: float = 60.0) -> ExplorerServer:
     _require_model_explorer()
     port = port or _free_port()
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # ttbench/, where parent_watch.py is
-    process = subprocess.Popen([sys.executable, "-c", _LAUNCH, here, graph, str(port), *overlay_paths],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, **spawn_options())
+    here = os.path.dirname(os.path.abspath(parent_watch.__file__))  # its folder: the launcher imports it from there
+    process = start([sys.executable, "-c", _LAUNCH, here, graph, str(port), *overlay_paths],
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + timeout
     url = None
     while url is None and process.poll() is None:
@@ -247,7 +248,7 @@ def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 70
         if line.startswith("URL "):
             url = line.split(" ", 1)[1].strip()
     if url is None:
-        process.kill()
+        kill_group(process)
         raise RuntimeError("Model Explorer did not start (see `ttbench doctor`)")
 
     # the server goes on printing; a pipe nobody reads would block it once full

@@ -13,7 +13,7 @@ import threading
 from ..core import CompilerFailure, SourceLoc, Stage
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
-from ..proc.children import kill_group, spawn_options
+from ..proc.children import kill_group, start
 from ..proc.scratch import remove_orphans
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
@@ -111,8 +111,8 @@ _spare: list = []  # at most one worker started ahead of its job (see prestart_w
 
 
 def _spawn_worker():
-    return subprocess.Popen([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, errors="replace", **spawn_options())
+    return start([sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 text=True, errors="replace")
 
 
 def prestart_worker() -> None:
