@@ -45,7 +45,7 @@ def test_splats_stay_in_the_ir_and_the_hoisted_run_matches():
     b = tb.bringup(SplatMask(), (torch.randn(32, 32),), params="inline", tt=False, hoist=dict(min_numel=16))
     assert b.ok, b.table()
     assert b.hoisted.tensors == []  # a splat is 4 bytes in the IR: hoisting it would make a full-size tensor
-    splats = [op for op in b.stages["stablehlo"].ops if op.attrs.get("constant", {}).get("splat")]
+    splats = [op for op in b.stages["stablehlo"].ops if "constant" in op.attrs and op.attrs["constant"].splat]
     assert any("0xFF800000" in op.text for op in splats)  # -inf kept as MLIR prints it
     assert b.run().ok
 
