@@ -107,6 +107,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_sweep.py
 	$(BIN)/python benchmarks/bench_llm.py
 	$(BIN)/python benchmarks/bench_interp.py
+	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

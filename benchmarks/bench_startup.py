@@ -30,7 +30,7 @@ def main():
         folders = [os.path.join(tmp, p) for p in ("args", "inline")]
         for folder, params in zip(folders, ("args", "inline")):
             subprocess.run([TTBENCH, "bringup", "mlp", "--params", params, "--out", folder], check=True,
-                           stdout=subprocess.DEVNULL)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         baseline = median_seconds([sys.executable, "-c", "pass"])
         torch_import = median_seconds([sys.executable, "-c", "import torch"])
         print(f"python -c pass          {baseline:6.3f} s")
