@@ -39,7 +39,7 @@ class StageDiff:
     histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
     budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
     constants: list = field(default_factory=list)  # {"line", "removed": [constant], "added": [constant]}
-    unified: list = field(default_factory=list)  # unified diff lines of the normalised IR
+    unified: list[str] = field(default_factory=list)  # unified diff lines of the normalised IR
 
     @property
     def changed(self) -> bool:
@@ -52,8 +52,8 @@ class IRDiff:
     b: str
     versions: dict  # dist -> (before, after) where they differ
     setup: dict  # model/frontend/params -> (before, after) where they differ
-    stages: list  # StageDiff, pipeline order
-    numeric: list  # strings: PCC drops from run.json / op_by_op.json
+    stages: list[StageDiff]  # pipeline order
+    numeric: list[str]  # PCC drops from run.json / op_by_op.json
     weights: dict = field(default_factory=dict)  # argument weight name -> (digest before, digest after)
 
     _repr_html_ = view_method("IRDiff._repr_html_",

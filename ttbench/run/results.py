@@ -81,8 +81,8 @@ class OpRow:
     index: int  # position among unique ops, in graph order of first occurrence
     op: str  # aten overload ("aten.mm.default") or ONNX op ("onnx.MatMul")
     count: int
-    inputs: list  # "1x3x224x224 float32" per tensor input
-    locations: list  # source lines of every occurrence (short form)
+    inputs: list[str]  # "1x3x224x224 float32" per tensor input
+    locations: list[str]  # source lines of every occurrence (short form)
     furthest_stage: str
     pcc: Optional[float] = None
     max_abs_error: Optional[float] = None

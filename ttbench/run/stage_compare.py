@@ -94,7 +94,7 @@ class StageComparison:
     min_pcc: float
     reference_producer: str = ""  # what computed each side's values
     producer: str = ""
-    rows: list = field(default_factory=list)  # OpMatch for every compared op of `stage`, in execution order
+    rows: list[OpMatch] = field(default_factory=list)  # every compared op of `stage`, in execution order
     unmatched: list = field(default_factory=list)  # OpMatch (reference None) for ops with no counterpart
     reference_ops: int = 0  # ops of the earlier stage with values
     not_run: Optional[str] = None  # why nothing was compared
