@@ -211,10 +211,16 @@ class Stage:
     artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
     _full_text_printed: Optional[str] = field(default=None, repr=False)
-    _owner: Any = field(default=None, repr=False)  # the Bringup, whose findings colour the graph view
+    # The Bringup this stage belongs to: its findings colour `graph()` and `explorer()` writes its files, also for
+    # `tb.bringup(...).stages["fx"].graph()`, where nothing else holds the bringup. Not compared (a bringup compares its stages).
+    _bringup: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         self.name = StageName(self.name)
+
+    def bringup(self) -> Any:
+        """The Bringup this stage came from, while it exists; None for a stage made on its own."""
+        return self._bringup
 
     def full_text(self) -> str:
         """The complete, parseable IR (weights included, locations kept)."""

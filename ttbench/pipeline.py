@@ -365,7 +365,7 @@ def _bring_up(model, example_inputs, options: BringupOptions, progress) -> Bring
         stage_name = stage_name or FRONTEND_STAGES[options.frontend][0]
         artifact = _run_step(result, options, stage_name, step, artifact, progress)
     for stage in stages.values():
-        stage._owner = result
+        stage._bringup = result
     if options.strict and not result.ok:
         raise StageFailed(_first_failed(result).error)
     result.seconds = time.perf_counter() - t_start

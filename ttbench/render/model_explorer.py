@@ -204,7 +204,7 @@ class ExplorerServer:
 
 def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ExplorerServer:
     """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
-    b = stage._owner
+    b = stage.bringup()
     if b is None:
         raise BadInput("explorer() needs a stage of a bringup (tb.bringup(...).stages[name])")
     _require_model_explorer()

@@ -43,7 +43,8 @@ def save_page(path: str, *views, title: str = "ttbench") -> str:
 
 def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
     """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
-    findings = stage._owner.findings if stage._owner is not None else None
+    b = stage.bringup()
+    findings = b.findings if b is not None else None
     return draw(stage, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
 
 
