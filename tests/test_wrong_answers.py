@@ -236,3 +236,44 @@ def test_a_plain_and_on_tensors_is_not_an_inplace_op():
 
     b = tb.bringup(Masks(), (torch.randn(4), torch.randn(4)), frontend="dynamo", tt=False)
     assert not b.findings.of("inplace"), [str(f) for f in b.findings.of("inplace")]
+
+
+class UsesSecondArgumentFirst(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, a, b):
+        y = self.fc(b)  # dynamo orders graph inputs by first use: (b, a)
+        return y * 2 + a
+
+
+def test_dynamo_feeds_each_input_to_its_own_graph_input():
+    # Fed by position, a and b were swapped: every stage ok, PCC about 0.
+    a, b = torch.randn(2, 8), torch.randn(2, 8) * 10
+    bu = tb.bringup(UsesSecondArgumentFirst(), (a, b), frontend="dynamo", tt=False)
+    assert bu.ok, bu.table()
+    inputs = [arg.name for arg in bu.arguments if arg.role == "input"]
+    assert inputs == ["l_b_", "l_a_"]  # the graph's order, each fed the tensor it names
+    result = bu.run("stablehlo")
+    assert result.ok and result.pcc > 0.9999, result
+
+
+class WeightUsedTwice(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(8, 8))
+
+    def forward(self, x):
+        return x @ self.w + (x * 2) @ self.w
+
+
+@pytest.mark.parametrize("frontend", ["export", "dynamo"])
+def test_an_inlined_weight_used_twice_imports_and_runs(frontend):
+    # torchfx failed with torch-mlir's "Node already has a value" when one inlined weight fed two ops.
+    b = tb.bringup(WeightUsedTwice(), (torch.randn(2, 8),), frontend=frontend, params="inline", tt=False)
+    assert b.ok, b.table()
+    weights = [op for op in b.stages["stablehlo"].ops if "constant" in op.attrs and op.attrs["constant"].nbytes == 256]
+    assert len(weights) == 1  # one literal once lowered (the torch dialect holds it at each use)
+    result = b.run("stablehlo")
+    assert result.ok and result.pcc > 0.9999, result

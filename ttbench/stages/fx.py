@@ -148,10 +148,14 @@ def inline_placeholders(capture_gm: torch.fx.GraphModule, placeholders: dict) ->
             continue
         attr = f"_inlined_{node.name}"
         holder.register_buffer(attr, placeholders[node.name].detach(), persistent=False)
-        with graph.inserting_before(anchor):
-            const = graph.get_attr(attr)
-        const.meta = dict(node.meta)
-        node.replace_all_uses_with(const)
+        # One get_attr node per use: torch-mlir's importer binds a get_attr node again at each of its uses (it looks
+        # the node up by target name, not by node) and fails on the second ("Node already has a value"). A weight
+        # used twice is then two literals in the torch dialect, as the IR really holds it; StableHLO's CSE folds them.
+        for user in list(node.users):
+            with graph.inserting_before(anchor):
+                const = graph.get_attr(attr)
+            const.meta = dict(node.meta)
+            user.replace_input_with(node, const)
         graph.erase_node(node)
     return torch.fx.GraphModule(holder, graph)
 
@@ -341,8 +345,9 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     # which dynamo cannot trace: "Unsupported context manager"). Dynamo runs the model in this process anyway.
     with torch.no_grad():
         model(*[x.clone() for x in inputs])
+    given = [x.clone() for x in inputs]  # the graph's inputs are matched to these by identity, never by position
     with torch.no_grad(), torch._dynamo.config.patch(recompile_limit=1 << 20, accumulated_recompile_limit=1 << 20):
-        torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*[x.clone() for x in inputs])
+        torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*given)
     if "gm" not in captured:
         raise CompilerFailure("dynamo ran the model without handing a graph to the capture backend")
     gm, example_inputs = captured.pop("gm"), captured.pop("inputs")
@@ -353,13 +358,18 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     for name, b in model.named_buffers():
         named[id(b)] = (name, "buffer")
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-    user_inputs = iter(inputs)
+    # Dynamo orders a graph's inputs by first use, not by the forward's signature: `forward(a, b)` that reads b
+    # first gets (b, a). Each input is found by what it is (the very tensor handed to the call).
+    position = {id(x): i for i, x in enumerate(given)}
     roles = []
     for node, value in zip(placeholders, example_inputs):
         name, role = named.get(id(value), (None, "input"))
         if role == "input":
-            value = next(user_inputs, value)
-            name = node.name
+            if id(value) not in position:
+                raise CompilerFailure(f"dynamo's graph input {node.name} is none of the tensors the model was called "
+                                      f"with (a tensor made inside forward and lifted to an input?): ttbench cannot "
+                                      f"tell what to feed it; use frontend='export'")
+            value, name = inputs[position[id(value)]], node.name
         roles.append((node.name, name, role, value))
 
     def run_graph(*args):
