@@ -186,6 +186,7 @@ LAZY_DEPENDENCIES = {
     "ray": "optional: the Ray engine",
     "parent_watch": "the worker scripts import it from their own folder (they must not import the package)",
     "line_protocol": "the worker scripts import it from their own folder (they must not import the package)",
+    "array_files": "the worker scripts import it from their own folder (they must not import the package)",
 }
 
 

@@ -40,3 +40,19 @@ def test_a_chatty_child_does_not_block_and_its_output_comes_back():
     done = run_once([sys.executable, "-c", code], timeout=60)
     assert not done.timed_out and done.returncode == 3 and not done.ok
     assert done.stdout.count("\n") == 20000 and done.stderr.count("\n") == 20000
+
+
+def test_array_files_keep_every_element_type_bit_for_bit(tmp_path):
+    import ml_dtypes
+    import numpy as np
+
+    from ttbench.proc.array_files import load_arrays, save_arrays
+
+    bits = np.arange(256, dtype=np.uint8)
+    arrays = [np.linspace(-3, 3, 7, dtype=np.float32), bits.view(ml_dtypes.float8_e4m3fn),
+              bits.view(ml_dtypes.float8_e5m2), np.arange(0, 65536, 97, dtype=np.uint16).view(ml_dtypes.bfloat16),
+              np.array([True, False])]
+    save_arrays(tmp_path / "a.npz", arrays, "arg")
+    back = load_arrays(tmp_path / "a.npz", "arg")
+    assert [a.dtype for a in back] == [a.dtype for a in arrays]
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(arrays, back))  # NaN payloads included

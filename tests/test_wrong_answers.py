@@ -277,3 +277,27 @@ def test_an_inlined_weight_used_twice_imports_and_runs(frontend):
     assert len(weights) == 1  # one literal once lowered (the torch dialect holds it at each use)
     result = b.run("stablehlo")
     assert result.ok and result.pcc > 0.9999, result
+
+
+class Bf16Linear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8).to(torch.bfloat16)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+
+
+class Fp8Input(torch.nn.Module):
+    def forward(self, x):
+        return x.to(torch.float32) * 2
+
+
+@pytest.mark.parametrize("model, x", [(Bf16Linear(), torch.randn(2, 8).to(torch.bfloat16)),
+                                      (Fp8Input(), torch.randn(4, 8).to(torch.float8_e4m3fn))],
+                         ids=["bf16", "fp8"])
+def test_bf16_and_fp8_tensors_survive_the_hand_off_to_the_cpu_worker(model, x):
+    # numpy's .npz turned them into opaque |V2/|V1 arrays: "Dtype |V2 is not a valid JAX array type".
+    b = tb.bringup(model, (x,), tt=False)
+    result = b.run("stablehlo")
+    assert result.ok and result.pcc > 0.9999, result

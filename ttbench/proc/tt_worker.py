@@ -54,12 +54,13 @@ def _execute(client, executable, inputs: str, outputs: str) -> None:
     import jax
     import numpy as np
 
-    with np.load(inputs, allow_pickle=False) as data:
-        feeds = [data[f"arg{i}"] for i in range(len(data.files))]
+    from array_files import load_arrays, save_arrays  # beside this script (see array_files.py)
+
+    feeds = load_arrays(inputs, "arg")
     device = client.devices()[0]
     buffers = [jax.device_put(x, device) for x in feeds]
     results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
-    np.savez(outputs, **{f"out{i}": np.asarray(r[0]) for i, r in enumerate(results)})
+    save_arrays(outputs, [np.asarray(r[0]) for r in results], "out")
 
 
 def _inject_fault(source: str) -> None:

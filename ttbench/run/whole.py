@@ -12,6 +12,7 @@ from ..core import BadInput
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
+from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerClient, WorkerDied, shared_client
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
@@ -36,11 +37,10 @@ def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: f
         module, feeds, results = (os.path.join(tmp, n) for n in ("module.mlir", "inputs.npz", "outputs.npz"))
         with open(module, "w") as f:
             f.write(text)
-        np.savez(feeds, **{f"arg{i}": x for i, x in enumerate(inputs)})
+        save_arrays(feeds, inputs, "arg")
         reply = client.request({"kind": "run", "module": module, "inputs": feeds, "outputs": results}, timeout)
         if reply.get("ok"):
-            with np.load(results) as data:
-                reply["arrays"] = [data[f"out{i}"] for i in range(len(data.files))]
+            reply["arrays"] = load_arrays(results, "out")
         return reply
 
 

@@ -20,6 +20,7 @@ import sys
 import time
 
 from ..core import ArgInfo
+from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import watch_parent
 from ..proc.line_protocol import serve
 from ..stages.mlir_stage import full_text
@@ -136,8 +137,6 @@ def _inject_fault(target: str) -> None:
 
 
 def _handle(request: dict, runner: Runner) -> dict:
-    import numpy as np
-
     if request["kind"] in ("lower", "lower_onnx"):
         try:
             text = lower(request["spec"]) if request["kind"] == "lower" else lower_onnx(request["model"])
@@ -151,13 +150,12 @@ def _handle(request: dict, runner: Runner) -> dict:
     if request["kind"] == "run":
         with open(request["module"]) as f:
             text = f.read()
-        with np.load(request["inputs"], allow_pickle=False) as data:
-            inputs = [data[f"arg{i}"] for i in range(len(data.files))]
+        inputs = load_arrays(request["inputs"], "arg")
         try:
             outputs, compile_s, run_s = runner.run(text, inputs)
         except Exception as exc:
             return {"ok": False, "stage": "stablehlo", "error": _one_line(exc)}
-        np.savez(request["outputs"], **{f"out{i}": o for i, o in enumerate(outputs)})
+        save_arrays(request["outputs"], outputs, "out")
         return {"ok": True, "stage": "executed", "compile_seconds": compile_s, "run_seconds": run_s,
                 "outputs": len(outputs)}
     return {"ok": False, "error": f"unknown request kind {request['kind']!r}"}

@@ -21,6 +21,7 @@ from typing import Optional
 from .. import optional
 from ..core import CompilerFailure
 from ..ir.locations import LocTable, user_frame
+from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
 
@@ -245,15 +246,13 @@ class CompileSession:
     def compile(self, text: str, workdir: str, timeout: float, inputs: Optional[list] = None) -> Compiled:
         """StableHLO text -> Compiled (files exported under `workdir`); with `inputs` (numpy arrays) and a chip,
         it also executes and returns the outputs."""
-        import numpy as np
-
         source, export = os.path.join(workdir, "input.stablehlo.mlir"), os.path.join(workdir, "export")
         feeds = os.path.join(workdir, "inputs.npz") if inputs is not None and self.executes else None
         results = os.path.join(workdir, "outputs.npz")
         with open(source, "w") as f:
             f.write(text)
         if feeds:
-            np.savez(feeds, **{f"arg{i}": x for i, x in enumerate(inputs)})
+            save_arrays(feeds, inputs, "arg")
         t0 = time.perf_counter()
         try:
             reply = self.client.request({"source": source, "export": export, "inputs": feeds, "outputs": results},
@@ -266,8 +265,7 @@ class CompileSession:
             return Compiled(False, reply.get("error") or "no reply", self.target, seconds, files)
         outputs = None
         if reply.get("executed"):
-            with np.load(results) as data:
-                outputs = [data[f"out{i}"] for i in range(len(data.files))]
+            outputs = load_arrays(results, "out")
         return Compiled(True, None, self.target, seconds, files, outputs=outputs)
 
 
