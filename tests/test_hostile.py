@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import ttbench as tb
 from ttbench.diff import diff_folders
 from ttbench.io.atomic import write_text_atomic
+from ttbench.proc.scratch import MARKER
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "mlp")
 SECRET = "TOP-SECRET-CONTENT-OUTSIDE-THE-FOLDER"
@@ -49,6 +50,7 @@ def test_export_replaces_its_own_folder_and_clears_stale_temp_folders(tmp_path, 
     mlp_bringup.export(str(out))
     stale = tmp_path / ".out.tmp-999999999-abcd"  # what a killed export left (its process is gone)
     stale.mkdir()
+    (stale / MARKER).write_text("999999999")  # every temp folder of ttbench's carries its maker's pid
     (stale / "big.bin").write_bytes(b"x" * 1000)
     mlp_bringup.export(str(out))  # an export folder: replaced
     assert (out / "manifest.json").is_file()

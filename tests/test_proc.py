@@ -1,5 +1,6 @@
 """proc/: the one place children are started. What a user would notice: nothing of ours keeps running after a
 deadline, and a child's output never blocks it."""
+import os
 import sys
 import time
 
@@ -56,3 +57,56 @@ def test_array_files_keep_every_element_type_bit_for_bit(tmp_path):
     back = load_arrays(tmp_path / "a.npz", "arg")
     assert [a.dtype for a in back] == [a.dtype for a in arrays]
     assert all(a.tobytes() == b.tobytes() for a, b in zip(arrays, back))  # NaN payloads included
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_cleanup_removes_only_what_ttbench_made_and_whose_process_is_gone(tmp_path):
+    import ttbench as tb
+    from ttbench.proc.scratch import MARKER
+
+    pid = _dead_pid()
+    backup = tmp_path / f".mlp.old-{pid}-backup"  # the user's, named like a leftover: it must survive
+    backup.mkdir()
+    (backup / "notes.txt").write_text("mine")
+    leftover = tmp_path / f".mlp.tmp-{pid}-x1y2"  # an interrupted export of ttbench's (its marker names it)
+    leftover.mkdir()
+    (leftover / MARKER).write_text(str(pid))
+    live = tmp_path / f".mlp.tmp-{os.getpid()}-x3y4"  # a live process's: never touched
+    live.mkdir()
+    (live / MARKER).write_text(str(os.getpid()))
+    m, x = tb.models.load("mlp")
+    out = tb.bringup(m, x, tt=False).export(str(tmp_path / "mlp"))
+    assert (backup / "notes.txt").read_text() == "mine"
+    assert not leftover.exists() and live.exists()
+    assert MARKER not in os.listdir(out)  # the export folder is the user's, with nothing of ours inside
+
+
+def test_a_killed_runs_folder_is_reclaimed_by_the_next_run(tmp_path):
+    import tempfile
+
+    import ttbench as tb
+    from ttbench.proc.scratch import MARKER
+
+    pid = _dead_pid()
+    orphan = os.path.join(tempfile.gettempdir(), f"ttbench-run-{pid}-orphan")
+    os.makedirs(orphan, exist_ok=True)
+    with open(os.path.join(orphan, MARKER), "w") as f:
+        f.write(str(pid))
+    unmarked = os.path.join(tempfile.gettempdir(), f"ttbench-run-{pid}-unmarked")  # not provably ours: kept
+    os.makedirs(unmarked, exist_ok=True)
+    try:
+        m, x = tb.models.load("mlp")
+        assert tb.bringup(m, x, tt=False).run("stablehlo").ok
+        assert not os.path.exists(orphan) and os.path.isdir(unmarked)
+    finally:
+        import shutil
+
+        shutil.rmtree(orphan, ignore_errors=True)
+        shutil.rmtree(unmarked, ignore_errors=True)

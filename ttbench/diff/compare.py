@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..analysis.op_kinds import is_constant_op, needs_location
 from ..core import BadInput, view_method
+from ..proc.scratch import temp_folder
 from ..run.results import FURTHEST_STAGES
-from .text import render_text
 from .sides import Side, load_side, weight_digests
-
+from .text import render_text
 
 
 @dataclass
@@ -228,7 +227,7 @@ def _stage_rank(stage) -> int:
 
 def diff(a, b, stage: Optional[str] = None) -> IRDiff:
     """Compare two Bringups or export folders (either side may be either)."""
-    with tempfile.TemporaryDirectory(prefix="ttbench-diff-") as tmp:
+    with temp_folder("ttbench-diff-") as tmp:
         paths = []
         for i, side in enumerate((a, b)):
             if isinstance(side, (str, os.PathLike)):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 from typing import Optional
@@ -20,6 +19,7 @@ from ..core import BadInput, FRONTENDS, ModelFailed
 from ..io.atomic import write_text_atomic
 from ..proc.children import run_once, watch_parent
 from ..proc.client import describe_exit
+from ..proc.scratch import temp_folder
 from ..render.tables import html_table
 from ..run.devices import device
 from . import executors, op_support, results_db
@@ -88,7 +88,7 @@ def _job_op_by_op(b, tt: bool) -> dict:
 
 
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False) -> dict:
-    with tempfile.TemporaryDirectory(prefix="ttbench-sweep-") as tmp:
+    with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
                str(int(ops))]

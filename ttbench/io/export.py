@@ -10,13 +10,12 @@ import json
 import os
 import pathlib
 import shutil
-import tempfile
 from typing import Optional
 
 from ..core import BadInput, MLIR_STAGES
 from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from ..optional import versions
-from ..proc.scratch import remove_orphans
+from ..proc.scratch import MARKER, remove_orphans, temp_dir
 from ..stages.tt import FLATBUFFER_FILE
 from .atomic import umask
 
@@ -128,8 +127,8 @@ def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
     name = os.path.basename(directory)
     for kind in ("tmp", "old"):  # what an interrupted export to the same place left behind
         remove_orphans(f".{name}.{kind}-", parent)
-    tmp = tempfile.mkdtemp(prefix=f".{name}.tmp-{os.getpid()}-", dir=parent)
-    os.chmod(tmp, 0o777 & ~umask())  # mkdtemp makes it private; the folder is the user's like any other
+    tmp = temp_dir(f".{name}.tmp-", parent)
+    os.chmod(tmp, 0o777 & ~umask())  # made private; the folder is the user's like any other
     try:
         for name, stage in b.stages.items():
             if not stage.ok:
@@ -158,6 +157,7 @@ def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
             os.makedirs(os.path.dirname(os.path.join(tmp, fname)), exist_ok=True)
             _write(os.path.join(tmp, fname), text)
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
+        os.unlink(os.path.join(tmp, MARKER))  # about to become the user's folder
         _replace_dir(tmp, directory)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -179,7 +179,7 @@ def _unshared(weights: dict) -> dict:
 
 def _replace_dir(src: str, dst: str) -> None:
     if os.path.exists(dst):
-        old = tempfile.mkdtemp(prefix=f".{os.path.basename(dst)}.old-{os.getpid()}-", dir=os.path.dirname(dst))
+        old = temp_dir(f".{os.path.basename(dst)}.old-", os.path.dirname(dst))
         os.rename(dst, os.path.join(old, "d"))
         os.rename(src, dst)
         shutil.rmtree(old, ignore_errors=True)

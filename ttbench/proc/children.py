@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .parent_watch import DEATHSIG_ENV, PARENT_ENV, watch_parent  # noqa: F401 - watch_parent: for workers
-from .scratch import remove_orphans
+from .scratch import remove_orphans, temp_dir
 _PR_SET_PDEATHSIG = 1
 
 
@@ -100,7 +100,7 @@ class Forked:
         if not hasattr(os, "fork"):
             return
         remove_orphans("ttbench-fork-")
-        self.tmp = tempfile.mkdtemp(prefix=f"ttbench-fork-{os.getpid()}-")
+        self.tmp = temp_dir("ttbench-fork-")
         self.out = os.path.join(self.tmp, "result.pickle")
         self.deadline = time.monotonic() + timeout
         sys.stdout.flush()

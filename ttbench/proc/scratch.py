@@ -1,19 +1,46 @@
-"""Temporary folders that outlive a call but not what holds them (a stage's flatbuffer, a file netron serves).
+"""Temporary folders that outlive a call but not what holds them (a stage's flatbuffer, a file netron serves, a
+run's files, an export being written).
 
-A folder goes when its owner is garbage-collected or the interpreter exits. Processes that die without running
-their exit handlers (a notebook kernel killed at shutdown, a timed-out job) leave theirs behind, so each folder
-carries its process id and the first new folder of a kind in a process removes those whose process is gone.
+A folder goes when its owner is garbage-collected, its `with` block ends, or the interpreter exits. Processes that
+die without running their exit handlers (a notebook kernel killed at shutdown, a timed-out job) leave theirs
+behind, so each folder carries ttbench's marker file holding the process id that made it, and the first new
+folder of a kind removes those whose process is gone. Only a folder with that marker (a plain file, owned by this
+user, naming a dead process) is ever removed: a user's `.mnv2.old-2024-backup` beside `--out mnv2` looks like one
+by name and is left alone.
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
 import glob
 import os
 import shutil
 import tempfile
 import weakref
+from typing import Iterator, Optional
 
+MARKER = ".ttbench-temp"  # in every temporary folder ttbench makes: the pid of the process that made it
 _swept: set = set()
+
+
+def temp_dir(prefix: str, directory: Optional[str] = None) -> str:
+    """A new private folder `<directory>/<prefix><pid>-XXXX` (directory: the temp folder) with ttbench's marker."""
+    path = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=directory)
+    with open(os.path.join(path, MARKER), "x") as f:
+        f.write(str(os.getpid()))
+    return path
+
+
+@contextlib.contextmanager
+def temp_folder(prefix: str, directory: Optional[str] = None) -> Iterator[str]:
+    """temp_dir for the length of a `with` block; a killed process's is reclaimed by the next (remove_orphans: one
+    listing of the folder, cheap beside the work these folders are for)."""
+    remove_orphans(prefix, directory)
+    path = temp_dir(prefix, directory)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def scratch_dir(prefix: str, owner=None) -> str:
@@ -22,7 +49,7 @@ def scratch_dir(prefix: str, owner=None) -> str:
     if prefix not in _swept:
         _swept.add(prefix)
         remove_orphans(prefix)
-    path = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+    path = temp_dir(prefix)
     if owner is not None:
         weakref.finalize(owner, shutil.rmtree, path, ignore_errors=True)  # also runs at exit
     else:
@@ -30,16 +57,34 @@ def scratch_dir(prefix: str, owner=None) -> str:
     return path
 
 
-def remove_orphans(prefix: str, directory: str = None) -> int:
-    """Remove `<directory>/<prefix><pid>-*` folders whose process no longer runs (directory: the temp folder);
-    -> how many."""
+def remove_orphans(prefix: str, directory: Optional[str] = None) -> int:
+    """Remove `<directory>/<prefix><pid>-*` folders that ttbench made (its marker names that pid) and whose
+    process no longer runs (directory: the temp folder); -> how many."""
     removed = 0
     for path in glob.glob(os.path.join(directory or tempfile.gettempdir(), f"{glob.escape(prefix)}*-*")):
         pid = os.path.basename(path)[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and _marked_by(path) == int(pid) and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
             removed += 1
     return removed
+
+
+def _marked_by(path: str) -> Optional[int]:
+    """The pid in `path`'s marker: a folder (not a link) of this user's holding a plain marker file; else None."""
+    try:
+        if os.path.islink(path) or not os.path.isdir(path) or os.stat(path).st_uid != os.getuid():
+            return None
+        fd = os.open(os.path.join(path, MARKER), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not (info.st_mode & 0o170000 == 0o100000) or info.st_uid != os.getuid() or info.st_size > 32:
+            return None
+        text = os.read(fd, 32).decode("ascii", "replace").strip()
+    finally:
+        os.close(fd)
+    return int(text) if text.isdigit() else None
 
 
 def _alive(pid: int) -> bool:

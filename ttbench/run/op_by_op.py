@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import tempfile
 import time
 from typing import Callable, Optional
 
@@ -32,6 +31,7 @@ import torch.fx
 from ..core import BadInput, OpByOpMode
 from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
+from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
 from .compare import compare
 from .devices import device as find_device
@@ -88,7 +88,7 @@ class _Rows:
         unit = self.units[index]
         row = unit.row
         t = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="ttbench-op-") as tmp:
+        with temp_folder("ttbench-op-") as tmp:
             text, row.furthest_stage, row.error = _lower(unit, tmp, self.timeout)
             arrays = None
             if text is not None:

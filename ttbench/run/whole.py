@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Optional
 
 import numpy as np
@@ -15,6 +14,7 @@ from ..ir.walk import main_function
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerClient, WorkerDied, shared_client
+from ..proc.scratch import temp_folder
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from .compare import compare
 from .devices import device as find_device
@@ -33,7 +33,7 @@ def pjrt_text(stablehlo_text: str) -> str:
 
 def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: float) -> dict:
     """Compile and run StableHLO text in the worker; the reply plus "arrays" (numpy outputs) when it ran."""
-    with tempfile.TemporaryDirectory(prefix="ttbench-run-") as tmp:
+    with temp_folder("ttbench-run-") as tmp:
         module, feeds, results = (os.path.join(tmp, n) for n in ("module.mlir", "inputs.npz", "outputs.npz"))
         with open(module, "w") as f:
             f.write(text)

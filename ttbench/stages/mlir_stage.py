@@ -7,14 +7,13 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 
 from ..core import CompilerFailure, SourceLoc, Stage
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
 from ..proc.children import kill_group, start
-from ..proc.scratch import remove_orphans
+from ..proc.scratch import temp_folder
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -137,8 +136,7 @@ def run_pipelines(module, pipelines: list):
     death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected."""
     from torch_mlir import ir
 
-    remove_orphans("ttbench-passes-")
-    with tempfile.TemporaryDirectory(prefix=f"ttbench-passes-{os.getpid()}-") as tmp:
+    with temp_folder("ttbench-passes-") as tmp:
         source, out = os.path.join(tmp, "in.mlirbc"), os.path.join(tmp, "out.mlirbc")
         with open(source, "wb") as f:
             f.write(module.operation.get_asm(enable_debug_info=True, binary=True))

@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import pathlib
 import shutil
-import tempfile
 
 from ..core import Stage
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
 from ..ir.walk import main_function
-from ..proc.scratch import remove_orphans, scratch_dir
+from ..proc.scratch import remove_orphans, scratch_dir, temp_dir
 from ..tt import plugin as tt_plugin
 from .mlir_stage import clone_module, full_text
 
@@ -21,7 +20,6 @@ FLATBUFFER_FILE = "ttnn.flatbuffer.ttnn"  # the name in export folders too
 # `ttir.name` says which); parameters and constants are what tt-mlir may hoist and const-evaluate.
 TT_ROLES = {"input": "input", "cache": "input", "parameter": "parameter", "buffer": "parameter",
             "constant": "constant"}
-
 
 
 def handed_over_text(stablehlo_stage: Stage, arguments: list, params: str) -> str:
@@ -85,7 +83,7 @@ def _file_stage(name: str, path: str, seconds: float, meta: dict) -> Stage:
 def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float) -> tuple:
     """stablehlo Stage -> (ttir Stage, ttnn Stage)."""
     handed_over = handed_over_text(stablehlo_stage, arguments, params)
-    workdir = tempfile.mkdtemp(prefix=f"ttbench-tt-{os.getpid()}-")  # pid: the next run reclaims it if we die
+    workdir = temp_dir("ttbench-tt-")  # marked: the next run reclaims it if we die
     remove_orphans("ttbench-tt-")
     try:
         result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)

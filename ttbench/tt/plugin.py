@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -24,6 +23,7 @@ from ..ir.locations import LocTable, user_frame
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
+from ..proc.scratch import temp_dir
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
@@ -152,7 +152,7 @@ def system_descriptor(timeout: float = 300) -> Optional[str]:
     path = os.path.join(cache_dir(), DESCRIPTOR_NAME)
     if os.path.isfile(path):
         return path
-    work = tempfile.mkdtemp(prefix="ttbench-desc-", dir=cache_dir())
+    work = temp_dir("ttbench-desc-", cache_dir())
     try:
         cluster = os.path.join(work, "cluster_desc.yaml")
         with open(cluster, "w") as f:
