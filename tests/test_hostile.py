@@ -468,3 +468,39 @@ def test_sigkill_of_a_bringup_takes_its_tenstorrent_compile_with_it(tmp_path):
         pytest.fail("the Tenstorrent compile outlived the bringup that started it")
     assert not (tmp_path / "out").exists()
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".out.")]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 48 KiB tmpfs (root only; skipped, with the reason, where mounting is not allowed)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mount)], capture_output=True).returncode:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_a_full_disk_during_export_is_one_line_and_keeps_the_old_folder(small_disk):
+    import contextlib
+    import io
+
+    from ttbench.cli import main
+
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x, tt=False)
+    out = small_disk / "mlp"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"model": "mlp", "stages": {}, "versions": {"ttbench": "0.1.0"}}')  # kept
+    with pytest.raises(tb.BadInput, match="no space left"):
+        b.export(str(out))
+    assert json.loads((out / "manifest.json").read_text())["model"] == "mlp"
+    assert [p for p in os.listdir(small_disk) if p != "mlp"] == []  # no half-written temp folder left
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["bringup", "mlp", "--no-tt", "--out", str(small_disk / "other")])
+    last = err.getvalue().strip().splitlines()[-1]  # after the progress lines: one line, no traceback
+    assert code == 2 and last.startswith("ttbench: error:") and "no space left" in last, err.getvalue()
+    assert "Traceback" not in err.getvalue()

@@ -5,10 +5,23 @@ The lowest rung of io/: renderers, the results database and export folders all w
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
+from typing import Optional
 
 from ..core import BadInput
+
+
+def no_space(exc: BaseException, target: str) -> Optional[BadInput]:
+    """A full disk (or quota) while writing `target`, said in one line; None for any other failure."""
+    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    # safetensors reports it as its own error around Rust's io::Error
+    full = full or (not isinstance(exc, OSError) and ("StorageFull" in str(exc) or "No space left" in str(exc)))
+    if not full:
+        return None
+    return BadInput(f"cannot write {target}: no space left on its disk; nothing was replaced, free some space "
+                    f"or choose another place")
 
 
 def write_text_atomic(path: str, text: str) -> str:
@@ -34,9 +47,12 @@ def _write_atomic(path, write) -> str:
             write(f)
         os.chmod(tmp, 0o666 & ~umask())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        full = no_space(exc, path)
+        if full is not None:
+            raise full from None
         raise
     return path
 

@@ -17,7 +17,7 @@ from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from ..optional import versions
 from ..proc.scratch import MARKER, remove_orphans, temp_dir
 from ..stages.tt import FLATBUFFER_FILE
-from .atomic import umask
+from .atomic import no_space, umask
 
 MANIFEST = "manifest.json"
 FINDINGS = "findings.json"
@@ -159,8 +159,11 @@ def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
         _write(os.path.join(tmp, MANIFEST), json.dumps(manifest(b), indent=2, default=str) + "\n")
         os.unlink(os.path.join(tmp, MARKER))  # about to become the user's folder
         _replace_dir(tmp, directory)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        full = no_space(exc, directory)
+        if full is not None:  # the folder that was there is untouched: it is replaced only at the very end
+            raise full from None
         raise
     return directory
 
