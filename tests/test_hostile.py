@@ -504,3 +504,35 @@ def test_a_full_disk_during_export_is_one_line_and_keeps_the_old_folder(small_di
     last = err.getvalue().strip().splitlines()[-1]  # after the progress lines: one line, no traceback
     assert code == 2 and last.startswith("ttbench: error:") and "no space left" in last, err.getvalue()
     assert "Traceback" not in err.getvalue()
+
+
+def test_reading_a_hostile_ir_file_is_linear_in_its_size():
+    # A 2 MB stablehlo.mlir of resource-section markers and open braces took minutes in `ttbench diff` (a lazy
+    # regex and per-line scans of the open regions, both quadratic); now it is read in well under a second.
+    from ttbench.ir.text import parse_ops, split_resources
+
+    text = "module {\n" + "\n{-# dialect_resources: { x" * 80000 + "\n}\n"
+    assert len(text) > 2_000_000
+    t0 = time.perf_counter()
+    assert split_resources(text) == (text, "")  # no closing `#-}`: no trailer
+    parse_ops(text)
+    assert time.perf_counter() - t0 < 10
+
+
+def test_an_onnx_node_with_100000_inputs_ends_at_the_lowering_deadline(tmp_path, monkeypatch):
+    # 300 KB of ONNX (one Sum over the same input 100 000 times) kept torch-mlir's lowering busy past 7 minutes;
+    # the wait on it has a deadline (TTBENCH_PASS_TIMEOUT; 900 s by default) and the stages before it are kept.
+    import onnx
+    from onnx import TensorProto, helper
+
+    node = helper.make_node("Sum", ["x"] * 100_000, ["y"])
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    path = tmp_path / "wide.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    monkeypatch.setenv("TTBENCH_PASS_TIMEOUT", "15")
+    t0 = time.perf_counter()
+    b = tb.bringup(str(path), tt=False)
+    assert time.perf_counter() - t0 < 120
+    assert b.stages["onnx"].ok and b.stages["torchfx"].ok
+    assert not b.stages["stablehlo"].ok and "did not finish in 15 s" in b.stages["stablehlo"].error

@@ -18,7 +18,7 @@ from .locations import LocTable, read_mlir_string, user_frame
 
 _OP_RE = re.compile(r'^\s*(?:%[^=]*?=\s*)?"?([a-z_][\w]*\.[\w.$]+)"?(?=[\s(<{]|$)')
 _FUNC_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+|"(?:[^"\\]|\\.)*")')
-_RESOURCES_RE = re.compile(r"\n\{-#\s*dialect_resources:.*?#-\}\s*$", re.S)
+_RESOURCES_START_RE = re.compile(r"\n\{-#\s*dialect_resources:")  # the trailer runs from here to a final `#-}`
 BIG_HEX_RE = re.compile(r'dense<"0x([0-9A-Fa-f]{65,})">')  # a weight payload printed inline
 _BIG_BLOB_RE = re.compile(r'(\w+: )"0x[0-9A-Fa-f]{65,}"')
 _BIG_LIST_RE = re.compile(r"dense<\[[^<>]{200,}?\]>")
@@ -110,11 +110,11 @@ def _result_bytes(head: str) -> int:
 
 def parse_ops(text: str) -> list:
     """Ops of a printed module in printed order, each with its user source location (None if not known)."""
-    body = _RESOURCES_RE.sub("", text)
+    body, _ = split_resources(text)
     table = LocTable(body)
     ops: list = []
     func = None
-    regions: list = []  # open regions, innermost last: (kind, op or None); kind "func" | "open" | "counted" | "body"
+    regions = _Regions()  # open regions, innermost last
     for line in body.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "^", "//")):
@@ -126,28 +126,27 @@ def parse_ops(text: str) -> list:
                 kind, op = regions.pop()
                 if kind == "func":
                     func = None
-                if op is not None and not any(k == "body" for k, _ in regions):
+                if op is not None and not regions.in_body:
                     _close_region_op(op, stripped, table)
             continue
-        if any(kind == "body" for kind, _ in regions):
-            regions.extend([("body", None)] * max(0, delta))
+        if regions.in_body:
+            regions.push("body", None, max(0, delta))
             continue
         fm = _FUNC_RE.match(line)
         if fm:
             func = fm.group(1)
             func = read_mlir_string(func, 0)[0] if func.startswith('"') else func
-            regions.extend([("func", None)] * max(0, delta))
+            regions.push("func", None, max(0, delta))
             continue
         name = parse_op_name(stripped)
         if name is None:
             if delta > 0:  # `module {`, a structural op, or a region continuing an op (`cond {`)
                 if _TRANSPARENT_LINE_RE.match(stripped) or _OP_RE.match(stripped) or not ops:
-                    regions.extend([("open", None)] * delta)
+                    regions.push("open", None, delta)
                 else:  # the first region of an op printed in custom form over several lines closes with its loc
                     kind = "counted" if ops[-1].name in CONTROL_FLOW_OPS else "body"
-                    owner = None if any(op is ops[-1] for _, op in regions) else ops[-1]
-                    regions.append((kind, owner))
-                    regions.extend([(kind, None)] * (delta - 1))
+                    regions.push(kind, None if regions.holds(ops[-1]) else ops[-1])
+                    regions.push(kind, None, delta - 1)
             continue
         loc_body = loc_body_at_end(stripped) if delta <= 0 else None
         chain = table.frames(loc_body) if loc_body is not None else ()
@@ -164,9 +163,45 @@ def parse_ops(text: str) -> list:
         ops.append(op)
         if delta > 0:
             kind = "counted" if name in CONTROL_FLOW_OPS else "body"
-            regions.append((kind, op))
-            regions.extend([(kind, None)] * (delta - 1))
+            regions.push(kind, op)
+            regions.push(kind, None, delta - 1)
     return ops
+
+
+class _Regions:
+    """The open regions while reading printed IR, innermost last: (kind, the op that owns it or None); kind is
+    "func", "open", "counted" (control flow: its ops are the stage's) or "body" (an op's own body: not counted).
+    Whether any body is open and which ops own one are kept as counts, so each line costs O(1) however deep the
+    nesting (a hostile file with thousands of open braces made the per-line scans quadratic)."""
+
+    def __init__(self):
+        self._stack: list = []
+        self._bodies = 0
+        self._owners: dict = {}  # id(op) -> regions it owns on the stack
+
+    def __len__(self) -> int:
+        return len(self._stack)
+
+    @property
+    def in_body(self) -> bool:
+        return self._bodies > 0
+
+    def holds(self, op) -> bool:
+        return self._owners.get(id(op), 0) > 0
+
+    def push(self, kind: str, op, times: int = 1) -> None:
+        for _ in range(times):
+            self._stack.append((kind, op))
+            self._bodies += kind == "body"
+            if op is not None:
+                self._owners[id(op)] = self._owners.get(id(op), 0) + 1
+
+    def pop(self) -> tuple:
+        kind, op = self._stack.pop()
+        self._bodies -= kind == "body"
+        if op is not None:
+            self._owners[id(op)] -= 1
+        return kind, op
 
 
 def _close_region_op(op: Op, closing_line: str, table: LocTable) -> None:
@@ -192,7 +227,8 @@ def elide_weights(text: str) -> str:
 
 def split_resources(text: str):
     """(IR without the `dialect_resources` trailer, the trailer). Concatenated they parse again."""
-    m = _RESOURCES_RE.search(text)
+    # Linear in the text: a file with many section markers (a hostile one) made the old lazy regex quadratic.
+    m = _RESOURCES_START_RE.search(text) if text.rstrip().endswith("#-}") else None
     if not m:
         return text, ""
     return text[:m.start()] + "\n", text[m.start():].lstrip("\n")
