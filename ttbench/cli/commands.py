@@ -165,14 +165,16 @@ def cmd_history(args) -> int:
     path = args.db or results_db.default_path()
     if not os.path.isfile(path):
         raise BadInput(f"no results database at {path}: run `ttbench sweep` first, or give --db PATH")
-    db = results_db.connect(path)
-    before = results_db.resolve_run(db, args.before) if args.before else None
-    after = results_db.resolve_run(db, args.after) if args.after else None
-    result = results_db.history(db, before, after)
+    with results_db.readable(path):  # a damaged database is one line and exit 2, never a traceback under exit 1
+        db = results_db.connect(path)
+        before = results_db.resolve_run(db, args.before) if args.before else None
+        after = results_db.resolve_run(db, args.after) if args.after else None
+        result = results_db.history(db, before, after)
+        series = results_db.series(db) if args.html else None
     print(result.text())
     if args.html:
         check_file_target(args.html)
-        print(f"wrote {write_text_atomic(args.html, history_page(results_db.series(db), result))}")
+        print(f"wrote {write_text_atomic(args.html, history_page(series, result))}")
     return 1 if result.regressed else 0
 
 
@@ -198,6 +200,7 @@ def cmd_conformance(args) -> int:
 
     rows = conf.run(names, ops, jobs=args.jobs, tt=not args.no_tt, timeout=args.timeout, progress=progress,
                     engine=args.engine, address=args.address)
+    results_db.finish_run(db, run_id)
     db.close()
     seconds = time.perf_counter() - t0
     text = conf.markdown(rows, seconds, tt=not args.no_tt)

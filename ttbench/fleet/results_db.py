@@ -6,8 +6,10 @@
             seconds, status
     stages  one row per (job, stage): ok, op count, seconds, error
 
-`history()` compares two runs (by default the last one and the one of the same kind before it) job by job: newly failing, newly passing, furthest stage
-moved, PCC drop, time xN. The status table of a sweep is a query over its run (`job_rows`).
+`history()` compares two runs (by default the last complete one and the complete one of the same kind before
+it) job by job: newly failing, newly passing, furthest stage moved, PCC drop, time xN. A run is complete once
+`finish_run` marks it; one killed half-way stays incomplete and is never taken as "the last run" silently. The
+status table of a sweep is a query over its run (`job_rows`). A damaged database is one line (BadInput).
 """
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ import os
 import platform
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Iterator, Optional
 
 from ..core import BadInput, STAGES
 from ..optional import versions
@@ -62,20 +65,44 @@ def connect(path: str) -> sqlite3.Connection:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"{parent} does not exist: make the folder for the results database first")
-    try:
+    if not os.access(parent, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK)):
+        raise BadInput(f"cannot write the results database {path}: give another place with --db PATH")
+    with readable(path):
         db = sqlite3.connect(path, timeout=30, check_same_thread=False)  # the sweep writes from its pool, locked
         db.executescript(SCHEMA)
-    except sqlite3.DatabaseError as exc:
-        raise BadInput(f"{path} is not a ttbench results database ({exc})") from None
+        if "complete" not in [c[1] for c in db.execute("PRAGMA table_info(runs)")]:
+            # databases from before runs were marked: their runs count as complete (nothing says otherwise)
+            with db:
+                db.execute("ALTER TABLE runs ADD COLUMN complete INTEGER NOT NULL DEFAULT 1")
     return db
+
+
+@contextmanager
+def readable(path: str) -> Iterator[None]:
+    """A damaged database or an unreadable row inside the block is one line naming the file (BadInput)."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise BadInput(f"{path} is not a ttbench results database, or a damaged one ({exc}): give another --db, "
+                       f"or move it aside to start a new one") from None
+    except (ValueError, KeyError, TypeError) as exc:  # a row that is not what ttbench wrote
+        raise BadInput(f"{path} holds a row ttbench cannot read ({type(exc).__name__}: {exc}): give another "
+                       f"--db, or move it aside to start a new one") from None
 
 
 def start_run(db: sqlite3.Connection, kind: str, label: Optional[str] = None) -> int:
     machine = f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus"
     with db:
-        cur = db.execute("INSERT INTO runs (started, kind, label, versions, machine) VALUES (?, ?, ?, ?, ?)",
+        cur = db.execute("INSERT INTO runs (started, kind, label, versions, machine, complete) "
+                         "VALUES (?, ?, ?, ?, ?, 0)",
                          (time.time(), kind, label, json.dumps(versions(), sort_keys=True), machine))
     return cur.lastrowid
+
+
+def finish_run(db: sqlite3.Connection, run_id: int) -> None:
+    """Mark a run complete: every job it set out to do is in. A run killed before this stays incomplete."""
+    with db:
+        db.execute("UPDATE runs SET complete = 1 WHERE id = ?", (run_id,))
 
 
 def add_job(db: sqlite3.Connection, run_id: int, row: dict) -> None:
@@ -124,9 +151,10 @@ class Change:
 
 @dataclass
 class History:
-    before: dict  # the older run: id, started, label, versions
+    before: dict  # the older run: id, started, label, versions, complete
     after: dict
     changes: list = field(default_factory=list)  # Change
+    notes: list = field(default_factory=list)  # what the reader must know first (an incomplete run passed over)
 
     @property
     def regressed(self) -> bool:
@@ -134,9 +162,11 @@ class History:
 
     def text(self) -> str:
         def name(run):
-            return f"run {run['id']} ({run['label'] or run['kind']}, {time.strftime('%Y-%m-%d %H:%M', time.localtime(run['started']))})"
+            when = time.strftime('%Y-%m-%d %H:%M', time.localtime(run['started']))
+            return f"run {run['id']} ({run['label'] or run['kind']}, {when}" + \
+                (", INCOMPLETE: killed before it finished)" if not run["complete"] else ")")
 
-        lines = [f"{name(self.before)} -> {name(self.after)}"]
+        lines = [f"note: {n}" for n in self.notes] + [f"{name(self.before)} -> {name(self.after)}"]
         moved = {k: (self.before["versions"].get(k), v) for k, v in self.after["versions"].items()
                  if self.before["versions"].get(k) != v}
         lines += [f"  version {k}: {a} -> {b}" for k, (a, b) in sorted(moved.items())]
@@ -149,16 +179,18 @@ class History:
 
 
 def _run(db, run_id: int) -> dict:
-    found = db.execute("SELECT id, started, kind, label, versions FROM runs WHERE id = ?", (run_id,)).fetchone()
+    found = db.execute("SELECT id, started, kind, label, versions, complete FROM runs WHERE id = ?",
+                       (run_id,)).fetchone()
     if found is None:
         raise BadInput(f"no run {run_id} in the results database")
     return {"id": found[0], "started": found[1], "kind": found[2], "label": found[3],
-            "versions": json.loads(found[4])}
+            "versions": json.loads(found[4]), "complete": bool(found[5])}
 
 
-def run_ids(db: sqlite3.Connection, kind: Optional[str] = None) -> list:
-    where, args = ("WHERE kind = ?", (kind,)) if kind else ("", ())
-    return [r[0] for r in db.execute(f"SELECT id FROM runs {where} ORDER BY id", args)]
+def run_ids(db: sqlite3.Connection, kind: Optional[str] = None, complete_only: bool = False) -> list:
+    conditions = (["kind = ?"] if kind else []) + (["complete = 1"] if complete_only else [])
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    return [r[0] for r in db.execute(f"SELECT id FROM runs {where} ORDER BY id", (kind,) if kind else ())]
 
 
 def resolve_run(db: sqlite3.Connection, ref: str) -> int:
@@ -186,18 +218,28 @@ def _rank(stage) -> int:
 
 
 def history(db: sqlite3.Connection, before: Optional[int] = None, after: Optional[int] = None) -> History:
-    """What changed between two runs (default: the last two of the database)."""
-    ids = run_ids(db)
+    """What changed between two runs (default: the last two complete ones of the database)."""
+    notes = []
     if after is None:
+        ids, complete = run_ids(db), run_ids(db, complete_only=True)
         if not ids:
             raise BadInput("the results database holds no run yet: run `ttbench sweep` (or conformance) first")
-        after = ids[-1]
+        if not complete:
+            raise BadInput(f"every run in the results database is incomplete (killed before it finished): give "
+                           f"--after {ids[-1]} to look at one anyway")
+        after = complete[-1]
+        skipped = [i for i in ids if i > after]
+        if skipped:
+            notes.append(f"run{'s' if len(skipped) > 1 else ''} {', '.join(map(str, skipped))} "
+                         f"{'are' if len(skipped) > 1 else 'is'} incomplete (killed before finishing): compared "
+                         f"the last complete run, {after}")
     if before is None:
-        older = [i for i in run_ids(db, _run(db, after)["kind"]) if i < after]  # a sweep with a sweep
+        kind = _run(db, after)["kind"]
+        older = [i for i in run_ids(db, kind, complete_only=True) if i < after]  # a sweep with a sweep
         if not older:
-            raise BadInput(f"no {_run(db, after)['kind']} run before run {after} to compare with")
+            raise BadInput(f"no complete {kind} run before run {after} to compare with")
         before = older[-1]
-    result = History(_run(db, before), _run(db, after))
+    result = History(_run(db, before), _run(db, after), notes=notes)
     old, new = _jobs(db, before), _jobs(db, after)
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)

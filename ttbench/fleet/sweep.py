@@ -162,6 +162,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
         runner.close()
     if db is None:
         return rows
+    results_db.finish_run(db, run_id)  # every job is in: the run is complete (a killed sweep's stays incomplete)
     ordered = {(r["model"], r["frontend"]): i for i, r in enumerate(rows)}  # the table keeps the sweep's order
     stored = sorted(results_db.job_rows(db, run_id), key=lambda r: ordered[r["model"], r["frontend"]])
     db.close()

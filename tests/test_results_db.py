@@ -1,0 +1,76 @@
+"""The results database tells the truth: a killed run is incomplete and never taken for the last run silently;
+a damaged database is one line and exit 2, never a traceback under the 'regressed' exit code."""
+import contextlib
+import io
+import os
+import sqlite3
+
+import pytest
+
+import ttbench as tb
+from ttbench.cli import main
+from ttbench.fleet import results_db
+
+ROW = {"model": "mlp", "frontend": "export", "params": "args", "furthest": "stablehlo", "status": "pass", "pcc": 1.0}
+
+
+def _cli(*args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def _db_with_runs(path, finished: list):
+    db = results_db.connect(str(path))
+    for i, done in enumerate(finished):
+        run = results_db.start_run(db, "sweep", f"v{i + 1}")
+        results_db.add_job(db, run, {**ROW, "pcc": 1.0 if done else 0.2})  # the killed run looks like a drop
+        if done:
+            results_db.finish_run(db, run)
+    return db
+
+
+def test_history_passes_over_a_killed_run_and_says_so(tmp_path):
+    path = tmp_path / "r.sqlite"
+    _db_with_runs(path, [True, True, False]).close()
+    code, out, err = _cli("history", "--db", str(path))
+    assert code == 0, out + err  # runs 1 and 2 compared: no change, no false regression from the killed run 3
+    assert out.splitlines()[0] == "note: run 3 is incomplete (killed before finishing): compared the last complete run, 2"
+    assert "run 1 (v1" in out and "run 2 (v2" in out and "no job changed" in out
+    code, out, _ = _cli("history", "--db", str(path), "--after", "3")  # asked for by name: shown, and marked
+    assert code == 1 and "INCOMPLETE" in out
+
+
+def test_a_run_killed_before_it_finishes_stays_incomplete(tmp_path):
+    db = _db_with_runs(tmp_path / "r.sqlite", [True, False])
+    assert results_db.run_ids(db, complete_only=True) == [1] and results_db.run_ids(db) == [1, 2]
+
+
+@pytest.mark.parametrize("damage", ["bytes", "row"])
+def test_a_damaged_database_is_one_line_and_exit_2(tmp_path, damage):
+    path = tmp_path / "r.sqlite"
+    _db_with_runs(path, [True, True]).close()
+    if damage == "bytes":
+        data = bytearray(path.read_bytes())
+        data[200:4000] = b"\xff" * 3800  # pages overwritten
+        path.write_bytes(bytes(data))
+    else:
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE runs SET versions = 'not json' WHERE id = 2")
+    code, out, err = _cli("history", "--db", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and str(path) in err, out + err
+    assert "Traceback" not in err
+
+
+def test_an_unwritable_database_place_is_one_line(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("root writes anywhere")
+        with pytest.raises(tb.BadInput, match="cannot write the results database"):
+            results_db.connect(str(folder / "r.sqlite"))
+    finally:
+        folder.chmod(0o700)
