@@ -161,3 +161,42 @@ def test_the_one_tt_compile_is_counted_once(zoo_bringup):
     assert ttir.seconds > 0 and ttnn.seconds == 0.0
     assert ttir.meta["compile_seconds"] == ttnn.meta["compile_seconds"] == pytest.approx(ttir.seconds, abs=1e-3)
     assert sum(s.seconds for s in b.stages.values()) <= b.seconds + 0.5
+
+
+def test_plugin_processes_keep_their_files_in_a_private_temp_folder(tmp_path, monkeypatch):
+    # The plugin writes fixed names in the temp folder (/tmp/tt_pjrt_system_descriptor, its runtime assets): on a
+    # shared machine another user could plant them (ttbench copied a planted descriptor, mode and all, into the
+    # cache) or own them. Every plugin process now runs with TMPDIR in the user's cache, 0700.
+    planted = "/tmp/tt_pjrt_system_descriptor"
+    if os.path.lexists(planted):
+        pytest.skip(f"{planted} exists already (another process's): not ours to replace")
+    target = tmp_path / "someone_elses_file"
+    target.write_text("do not overwrite")
+    os.symlink(target, planted)
+    try:
+        monkeypatch.setenv("TTBENCH_CACHE", str(tmp_path / "cache"))
+        b = tb.bringup(*tb.models.load("mlp"))
+        assert b.stages["ttnn"].ok, b.table()
+    finally:
+        os.unlink(planted)
+    assert target.read_text() == "do not overwrite"
+    private = tmp_path / "cache" / "tmp"
+    assert private.is_dir() and (private.stat().st_mode & 0o777) == 0o700
+    descriptor = tmp_path / "cache" / tt_plugin.DESCRIPTOR_NAME
+    assert descriptor.is_file() and not descriptor.is_symlink() and not descriptor.stat().st_mode & 0o022
+
+
+def test_the_runtime_unpacking_race_is_retried_once_and_never_called_a_compiler_failure(tmp_path, monkeypatch):
+    from ttbench.stages.tt import handed_over_text
+    from ttbench.tt.plugin import compile_stablehlo
+
+    b = tb.bringup(*tb.models.load("mlp"), tt=False)
+    text = handed_over_text(b.stages["stablehlo"], b.arguments, "args")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", f"race:{tmp_path / 'raced-once'}")
+    once = compile_stablehlo(text, str(tmp_path / "a"))
+    assert once.ok and (tmp_path / "raced-once").exists(), once.error
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "race-always:-")
+    always = compile_stablehlo(text, str(tmp_path / "b"))
+    assert not always.ok and "could not unpack its runtime" in always.error and "compiler failed" not in always.error

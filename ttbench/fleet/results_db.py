@@ -24,7 +24,7 @@ from typing import Iterator, Optional
 
 from ..core import BadInput, STAGES
 from ..optional import versions
-from ..tt.plugin import cache_dir
+from ..proc.scratch import cache_dir
 
 DB_NAME = "ttbench_results.sqlite"
 SCHEMA = """

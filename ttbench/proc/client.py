@@ -12,6 +12,7 @@ import tempfile
 from typing import Optional
 
 from .children import kill_group, spawn_options
+from .scratch import private_tmp
 
 
 def describe_exit(returncode: int) -> str:
@@ -33,7 +34,9 @@ class WorkerClient:
         self.device = device
         self.start_timeout = start_timeout
         self.command = command or [sys.executable, "-m", "ttbench.run.worker", device]
-        self.env = env if env is not None else dict(os.environ, JAX_PLATFORMS=device, PYTHONUNBUFFERED="1")
+        # TMPDIR: jax may load the Tenstorrent plugin here too, and it writes fixed names there (see private_tmp)
+        self.env = env if env is not None else dict(os.environ, JAX_PLATFORMS=device, PYTHONUNBUFFERED="1",
+                                                    TMPDIR=private_tmp())
         self.cwd = cwd
         self.proc: Optional[subprocess.Popen] = None
         self.hello: dict = {}

@@ -23,6 +23,31 @@ MARKER = ".ttbench-temp"  # in every temporary folder ttbench makes: the pid of 
 _swept: set = set()
 
 
+def cache_dir() -> str:
+    """ttbench's cache folder (TTBENCH_CACHE, else ~/.cache/ttbench): the user's own."""
+    base = os.environ.get("TTBENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttbench")
+    os.makedirs(base, exist_ok=True)
+    return base
+
+
+def private_tmp() -> str:
+    """The temp folder of every process ttbench starts that may load the Tenstorrent plugin (its TMPDIR): the
+    plugin writes fixed names in the temp folder (its runtime assets, the system descriptor), which in a shared
+    /tmp another user could own, or plant as symlinks. Mode 0700, this user's, never a link; made once and kept
+    (the ~420 MB of runtime assets are unpacked there once)."""
+    path = os.path.join(cache_dir(), "tmp")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    if os.path.islink(path) or not os.path.isdir(path) or info.st_uid != os.getuid():
+        raise PermissionError(f"{path} is not a folder of this user's: ttbench keeps its private temp files there")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
 def temp_dir(prefix: str, directory: Optional[str] = None) -> str:
     """A new private folder `<directory>/<prefix><pid>-XXXX` (directory: the temp folder) with ttbench's marker."""
     path = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=directory)

@@ -16,7 +16,9 @@ It imports nothing from ttbench, so starting it costs only the plugin's own star
 """
 import os
 import shutil
+import stat
 import sys
+import tempfile
 
 
 def _client():
@@ -28,12 +30,19 @@ def _client():
 def make_descriptor(out: str) -> int:
     client = _client()
     print("devices:", client.devices(), flush=True)
-    # The plugin writes the descriptor while the client is alive and deletes it at shutdown.
-    shutil.copy("/tmp/tt_pjrt_system_descriptor", out)
+    # The plugin writes the descriptor in the temp folder (our private TMPDIR) while the client is alive and deletes
+    # it at shutdown. Only a plain file of this user's is taken, and its bytes only (the copy gets our own mode).
+    source = os.path.join(tempfile.gettempdir(), "tt_pjrt_system_descriptor")
+    info = os.lstat(source)
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+        print(f"refusing {source}: not a plain file of this user's", file=sys.stderr, flush=True)
+        return 3
+    shutil.copyfile(source, out)
     return 0
 
 
 def compile_file(source: str, export_dir: str) -> int:
+    _inject_fault(source)
     _compile(_client(), source, export_dir)
     print("compiled", flush=True)
     return 0
@@ -64,13 +73,19 @@ def _execute(client, executable, inputs: str, outputs: str) -> None:
 
 
 def _inject_fault(source: str) -> None:
-    """For testing that a plugin crash stays one op's row: TTBENCH_TT_WORKER_FAULT=abort:TEXT aborts this process
-    when the module to compile contains TEXT (as the plugin's fatal errors do)."""
+    """For tests. TTBENCH_TT_WORKER_FAULT=abort:TEXT aborts this process when the module to compile contains TEXT
+    (as the plugin's fatal errors do); race:PATH fails as the plugin does when another process unpacks its runtime
+    at the same moment, once (PATH records it), race-always:- every time."""
     fault, _, needle = os.environ.get("TTBENCH_TT_WORKER_FAULT", "").partition(":")
     if fault == "abort" and needle:
         with open(source) as f:
             if needle in f.read():
                 os.abort()
+    if fault == "race-always" or (fault == "race" and needle and not os.path.exists(needle)):
+        if fault == "race":
+            open(needle, "w").close()
+        print("error: failed to extract embedded tt-metal runtime archive", file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 def serve() -> int:

@@ -23,7 +23,7 @@ from ..ir.locations import LocTable, user_frame
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
-from ..proc.scratch import temp_dir
+from ..proc.scratch import cache_dir, private_tmp, temp_dir
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
@@ -34,12 +34,6 @@ TARGET_DEVICE = "compiled for the Tenstorrent device found on this machine"
 
 class PluginError(CompilerFailure):
     pass
-
-
-def cache_dir() -> str:
-    base = os.environ.get("TTBENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttbench")
-    os.makedirs(base, exist_ok=True)
-    return base
 
 
 def mock_cluster_yaml() -> str:
@@ -60,6 +54,7 @@ def _child_env(extra: dict) -> dict:
     env = dict(os.environ)
     env.pop("JAX_PLATFORMS", None)
     env.setdefault("TT_METAL_CACHE", os.path.join(cache_dir(), "tt-metal"))
+    env["TMPDIR"] = private_tmp()  # the plugin's fixed names (runtime assets, descriptor) land in the user's own
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra)
     return env
@@ -179,6 +174,11 @@ class Compiled:
     outputs: Optional[list] = None  # numpy arrays, when a CompileSession also executed (a chip is present)
 
 
+# What the plugin says when its runtime archive cannot be unpacked: a race with another process unpacking it (it
+# shared /tmp before every plugin process had its own TMPDIR), not a failure of the compiler.
+RUNTIME_RACE = "failed to extract embedded tt-metal runtime archive"
+
+
 def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S) -> Compiled:
     """Hand StableHLO text to the plugin in a child process; collect the TTIR, TTNN and flatbuffer it exports."""
     piece = optional.tt_plugin()
@@ -195,10 +195,16 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
         f.write(text)
     export = os.path.join(workdir, "export")
     result = run_worker(["compile", source, export], env, timeout)
+    if not result.ok and RUNTIME_RACE in result.log:  # another program unpacked the runtime at that moment: again
+        result = run_worker(["compile", source, export], env, timeout)
     files = collect_exports(export)
     if result.timed_out:
         why = result.log if result.returncode is None else f"timed out after {timeout:g} s"
         return Compiled(False, why, target, result.seconds, files, result.log)
+    if not result.ok and RUNTIME_RACE in result.log:
+        return Compiled(False, "the Tenstorrent plugin could not unpack its runtime (another program was unpacking "
+                        "it at the same moment?); not a compiler failure: run again", target, result.seconds, files,
+                        result.log)
     if not result.ok:
         why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
         where = stopped_at(result.log)
