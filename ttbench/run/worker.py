@@ -28,7 +28,7 @@ from ..stages.stablehlo import lower as to_stablehlo
 from ..stages.torchfx import import_fx, import_onnx
 from ..tt.plugin import plugin_lock
 
-# Below the parent's start timeout (run/client.py), so a long wait is reported as such, not as a dead worker.
+# Below the parent's start timeout (proc/client.py), so a long wait is reported as such, not as a dead worker.
 START_LOCK_TIMEOUT_S = 100.0
 
 
