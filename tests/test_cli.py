@@ -1,33 +1,14 @@
 """The `ttbench` command: output folder, exit codes, one-line errors. Run in this process (ttbench.cli.main, its
 stdout, stderr and exit code captured) except where the process is the point: the installed entry point."""
-import contextlib
-import io
 import json
 import os
 import subprocess
 import sys
 
 import pytest
-
-from ttbench.cli import main
+from cli_runner import run_cli as run
 
 TTBENCH = [sys.executable, "-m", "ttbench.cli"]
-
-
-def run(*args, cwd=None):
-    """What a user at a terminal would see: exit code, stdout, stderr (argparse's exits included)."""
-    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        os.chdir(here)
-    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def test_models_lists_the_zoo_from_the_installed_command():

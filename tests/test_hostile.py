@@ -484,10 +484,7 @@ def small_disk(tmp_path):
 
 
 def test_a_full_disk_during_export_is_one_line_and_keeps_the_old_folder(small_disk):
-    import contextlib
-    import io
-
-    from ttbench.cli import main
+    from cli_runner import run_cli
 
     m, x = tb.models.load("mlp")
     b = tb.bringup(m, x, tt=False)
@@ -498,12 +495,10 @@ def test_a_full_disk_during_export_is_one_line_and_keeps_the_old_folder(small_di
         b.export(str(out))
     assert json.loads((out / "manifest.json").read_text())["model"] == "mlp"
     assert [p for p in os.listdir(small_disk) if p != "mlp"] == []  # no half-written temp folder left
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["bringup", "mlp", "--no-tt", "--out", str(small_disk / "other")])
-    last = err.getvalue().strip().splitlines()[-1]  # after the progress lines: one line, no traceback
-    assert code == 2 and last.startswith("ttbench: error:") and "no space left" in last, err.getvalue()
-    assert "Traceback" not in err.getvalue()
+    r = run_cli("bringup", "mlp", "--no-tt", "--out", str(small_disk / "other"))
+    last = r.stderr.strip().splitlines()[-1]  # after the progress lines: one line, no traceback
+    assert r.returncode == 2 and last.startswith("ttbench: error:") and "no space left" in last, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_reading_a_hostile_ir_file_is_linear_in_its_size():

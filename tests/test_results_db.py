@@ -1,24 +1,20 @@
 """The results database tells the truth: a killed run is incomplete and never taken for the last run silently;
 a damaged database is one line and exit 2, never a traceback under the 'regressed' exit code."""
-import contextlib
-import io
 import os
 import sqlite3
 
 import pytest
+from cli_runner import run_cli
 
 import ttbench as tb
-from ttbench.cli import main
 from ttbench.fleet import results_db
 
 ROW = {"model": "mlp", "frontend": "export", "params": "args", "furthest": "stablehlo", "status": "pass", "pcc": 1.0}
 
 
 def _cli(*args):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
+    r = run_cli(*args)
+    return r.returncode, r.stdout, r.stderr
 
 
 def _db_with_runs(path, finished: list):
