@@ -80,9 +80,24 @@ def test_cli_writes_the_explorer_folder_and_serves_it(tmp_path):
     try:
         url = serving.stdout.readline().split(": ", 1)[1].strip()
         assert url.startswith("http://127.0.0.1:")
+        import urllib.error
         import urllib.request
 
-        assert urllib.request.urlopen(url.split("/?")[0] + "/check_health", timeout=10).status == 200
+        base = url.split("/?")[0]
+        assert urllib.request.urlopen(base + "/check_health", timeout=10).status == 200
+        assert urllib.request.urlopen(base + "/api/v1/load_graphs_json?graph_index=0", timeout=10).status == 200
+
+        def status(path, **headers):
+            try:
+                return urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=10).status
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        # the server answers only for its own graphs: no reading other files, no commands, no foreign Host/Origin
+        assert status("/api/v1/read_text_file?path=/etc/hostname") == 403
+        assert status("/api/v1/send_command?json={}") == 403
+        assert status("/check_health", Host="attacker.example:80") == 403  # a web page via DNS rebinding
+        assert status("/api/v1/load_graphs_json?graph_index=0", Origin="http://attacker.example") == 403
     finally:
         serving.kill()  # killed, not asked: the server it started must not outlive it
         serving.wait()

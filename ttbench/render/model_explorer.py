@@ -166,9 +166,39 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it (a killed `ttbench explore`)
 watch_parent()
+import flask
 from model_explorer import server
 from model_explorer.config import ModelExplorerConfig
 graph_path, port, overlay_paths = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+# What this server answers: the page, its assets, the graph and node data it was given (the web app reads overlay
+# files by path: those files only). Every other API (reading any other path, uploads, commands, config, the update
+# check) is refused, and so is any request whose Host or Origin is not this server (a page via DNS rebinding).
+import os
+HOSTS = {f"127.0.0.1:{port}", f"localhost:{port}"}
+ORIGINS = {f"http://{h}" for h in HOSTS}
+APIS = {"/api/v1/load_graphs_json", "/api/v1/load_node_data", "/api/v1/get_extensions", "/api/v1/read_text_file"}
+FILES = {os.path.realpath(p) for p in overlay_paths}
+
+
+class GuardedFlask(flask.Flask):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+        @self.before_request
+        def guard():
+            request = flask.request
+            origin = request.headers.get("Origin")
+            if request.host not in HOSTS or (origin is not None and origin not in ORIGINS):
+                flask.abort(403)
+            if request.path.startswith(("/api", "/apipost", "/apistream")) and request.path not in APIS:
+                flask.abort(403)
+            if request.path == "/api/v1/read_text_file" and \
+                    os.path.realpath(request.args.get("path") or "/") not in FILES:
+                flask.abort(403)
+
+
+flask.Flask = GuardedFlask  # this process is ttbench's own launcher: only Model Explorer's app is made here
+server._check_new_version = lambda *args, **kwargs: None  # no request to PyPI or GitHub at start
 config = ModelExplorerConfig()
 with open(graph_path) as f:
     config.graphs_list.append(f.read())
