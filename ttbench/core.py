@@ -63,8 +63,10 @@ class OpByOpMode(_Names):
 
 
 class DeviceName(_Names):
-    CPU = "cpu"
-    TT = "tt"
+    """Where a stage runs (run/devices.py says which are usable here)."""
+    CPU = "cpu"  # jaxlib's PJRT CPU client
+    CUDA = "cuda"  # jax's CUDA plugin
+    TT = "tt"  # the Tenstorrent PJRT plugin (compile-only without a chip)
 
 
 # Pipeline order per frontend. The first stage is the frontend's own graph.
@@ -78,7 +80,6 @@ STAGES = tuple(StageName)
 FRONTENDS = tuple(Frontend)
 PARAMS_MODES = tuple(ParamsMode)
 MLIR_STAGES = (_S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN)
-TT_STAGES = (_S.TTIR, _S.TTNN)
 
 
 class BadInput(ValueError):

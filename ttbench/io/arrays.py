@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..proc.array_files import ML_TYPES
 
-# torch dtypes numpy has no type of its own for: the same bits, viewed through ml_dtypes' types.
-ML_DTYPES = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e4m3fnuz: "float8_e4m3fnuz",
-             torch.float8_e5m2: "float8_e5m2", torch.float8_e5m2fnuz: "float8_e5m2fnuz"}
+# torch dtypes numpy has no type of its own for: the same bits, viewed through ml_dtypes' types (one table of
+# names, shared with the files that hand arrays between processes).
+ML_DTYPES = {getattr(torch, name): name for name in ML_TYPES}
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:

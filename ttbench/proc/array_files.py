@@ -9,7 +9,8 @@ import json
 import numpy as np
 
 _TYPES_KEY = "__ml_dtypes__"  # array name -> ml_dtypes type name, for the arrays stored as raw bits
-_ML_TYPES = ("bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+# Element types numpy has no type of its own for (ml_dtypes has them; torch names them the same)
+ML_TYPES = ("bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
 
 
 def save_arrays(path, arrays: list, prefix: str) -> None:
@@ -18,7 +19,7 @@ def save_arrays(path, arrays: list, prefix: str) -> None:
     for i, array in enumerate(arrays):
         array = np.asarray(array)
         name = f"{prefix}{i}"
-        if array.dtype.name in _ML_TYPES:
+        if array.dtype.name in ML_TYPES:
             types[name] = array.dtype.name
             array = array.view(np.uint16 if array.dtype.itemsize == 2 else np.uint8)
         stored[name] = array

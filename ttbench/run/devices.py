@@ -7,15 +7,18 @@ import importlib.util
 from dataclasses import dataclass
 
 from .. import optional
-from ..core import BadInput
+from ..core import BadInput, DeviceName
 
 
 @dataclass(frozen=True)
 class Device:
-    name: str  # what b.run(device=...) takes
+    name: DeviceName  # what b.run(device=...) takes
     usable: bool  # can execute here
     reason: str  # why not (or what it is)
     compiles: bool = False  # can still compile without executing (Tenstorrent compile-only mode)
+
+    def __post_init__(self):
+        object.__setattr__(self, "name", DeviceName(self.name))
 
     def __str__(self) -> str:
         state = "usable" if self.usable else ("compile-only" if self.compiles else "not usable")
