@@ -38,7 +38,7 @@ if __name__ == "__main__":
         local = executors.LocalEngine(jobs=JOBS)
         local_s, local_rows = timed_sweep(local)
         t0 = time.perf_counter()
-        ray = executors.RayEngine(jobs=JOBS)  # a private cluster on 127.0.0.1 with JOBS CPUs
+        ray = executors.RayEngine(jobs=JOBS)  # a private cluster (its own namespaces) with JOBS CPUs
         start_s = time.perf_counter() - t0
         try:
             ray_s, ray_rows = timed_sweep(ray)

@@ -1,8 +1,10 @@
 """The zoo sweep (issue 9): a status table from parallel workers, known failures in one list."""
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -198,3 +200,130 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
             assert r.returncode == 0 and row["status"] == "pass"
         else:  # killed every time: reported, not lost
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
+
+
+# --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------
+
+def _descendants(pid: int) -> set:
+    """Every process below `pid` (from /proc's parent links), `pid` included while it lives."""
+    children: dict = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        if os.path.exists(f"/proc/{p}"):
+            found.add(p)
+        todo += children.get(p, [])
+    return found
+
+
+def _listening(pid: int) -> list:
+    """(address, port) of every listening TCP socket in `pid`'s network namespace (its /proc/PID/net/tcp{,6})."""
+    out = []
+    for name in ("tcp", "tcp6"):
+        with open(f"/proc/{pid}/net/{name}") as f:
+            for line in f.read().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A":  # LISTEN
+                    address, port = fields[1].split(":")
+                    out.append((address, int(port, 16)))
+    return out
+
+
+LOOPBACK = {"0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000"}  # 127.0.0.1, v4-mapped, ::1
+
+
+def _ray_processes(pid: int) -> set:
+    def command(p):
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+    return {p for p in _descendants(pid) if "gcs_server" in command(p) or "raylet" in command(p)
+            or command(p).startswith("ray::")}
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/net/tcp"), reason="reads sockets from /proc (Linux)")
+def test_a_private_ray_cluster_listens_on_loopback_only_and_is_gone_after_it_ends():
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    from ttbench.fleet import executors
+
+    runner = executors.engine("ray", 1)
+    try:
+        host = runner._private.process.pid
+        ray = _ray_processes(host)
+        assert any("gcs_server" in open(f"/proc/{p}/cmdline").read() for p in ray), ray
+        sockets = {s for p in ray for s in _listening(p)}
+        assert sockets, "Ray's servers listen somewhere: the check must see them"
+        assert all(address in LOOPBACK for address, _ in sockets), sockets
+        # ... in a namespace of its own: none of them is in this machine's own socket table
+        assert not {s for s in sockets} & set(_listening(os.getpid()))
+        rows = runner.run([executors.Job(dict, ([("model", "x"), ("frontend", "export")],), 60)], lambda i, r: None)
+        assert rows == [{"model": "x", "frontend": "export", "attempts": 1}]  # a job runs there
+        everything = _descendants(host)
+    finally:
+        runner.close()
+    time.sleep(1)
+    assert not [p for p in everything if os.path.exists(f"/proc/{p}")]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/net/tcp"), reason="reads processes from /proc (Linux)")
+def test_no_ray_process_outlives_a_sigkilled_sweep(tmp_path):
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    zoo = _two_model_zoo(tmp_path)
+    sweep = subprocess.Popen([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny,mlp", "--frontends",
+                              "export,onnx", "--no-tt", "--engine", "ray", "--known", str(tmp_path / "none.json"),
+                              "--out", str(tmp_path / "out")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+    try:
+        deadline = time.monotonic() + 120
+        seen: set = set()
+        while time.monotonic() < deadline and not any(open(f"/proc/{p}/cmdline", "rb").read().startswith(b"ray::")
+                                                      for p in seen if os.path.exists(f"/proc/{p}")):
+            seen |= _ray_processes(sweep.pid)
+            time.sleep(0.2)
+        seen |= _descendants(sweep.pid)
+        assert any(os.path.exists(f"/proc/{p}") for p in _ray_processes(sweep.pid)), "the cluster never started"
+    finally:
+        sweep.kill()
+        sweep.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and [p for p in seen if os.path.exists(f"/proc/{p}")]:
+        time.sleep(0.3)
+    left = [p for p in seen if os.path.exists(f"/proc/{p}")]
+    assert not left, [open(f"/proc/{p}/cmdline", "rb").read()[:80] for p in left]
+
+
+def test_ray_start_and_join_fail_in_one_line(tmp_path):
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    zoo = _two_model_zoo(tmp_path)
+
+    def sweep(*extra, env=None):
+        return subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends",
+                               "export", "--no-tt", "--no-run", "--engine", "ray", "--known",
+                               str(tmp_path / "none.json"), "--out", str(tmp_path / "out"), *extra],
+                              capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "TTBENCH_MODELS": str(zoo), **(env or {})})
+
+    with socket.socket() as s:  # a port where nothing listens
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    for extra, env, code, says in [
+            (("--address", f"127.0.0.1:{free}"), None, 2, f"nothing answers at Ray address 127.0.0.1:{free}"),
+            (("--address", "somewhere"), None, 2, "is not HOST:PORT"),
+            ((), {"TTBENCH_RAY_START_TIMEOUT": "soon"}, 2, "TTBENCH_RAY_START_TIMEOUT='soon' is not a number"),
+            ((), {"TTBENCH_RAY_START_TIMEOUT": "0.5"}, 1, "did not start within 0.5 s (raise TTBENCH_RAY_START_TIMEOUT")]:
+        t0 = time.monotonic()
+        r = sweep(*extra, env=env)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == code and len(lines) == 1 and says in lines[0], (extra, env, r.stderr)
+        assert time.monotonic() - t0 < 60
+        assert not (tmp_path / "out" / "status.json").exists()

@@ -113,6 +113,11 @@ class ModelFailed(RuntimeError):
     """The user's model (or one of its ops) crashed or hung when ttbench ran it eagerly; contained, not fatal."""
 
 
+class ServiceFailed(RuntimeError):
+    """A service ttbench starts or joins for the user (a Ray cluster) did not come up in time or went away: not the
+    user's input, not a compiler's failure. The CLI prints its one line and exits 1."""
+
+
 class InternalError(RuntimeError):
     """ttbench's own bug (not the user's input, not a compiler's failure). Never reported as a stage's error."""
 

@@ -16,7 +16,7 @@
     ttbench doctor
 
 Exit codes: 0 every stage succeeded (and every comparison passed), 1 a stage failed or a comparison did not
-pass (what exists is still written), 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
+pass (what exists is still written) or a service ttbench needs (a Ray cluster) did not come up, 2 bad input. `diff`: 0 nothing meaningful changed, 1 something did.
 `sweep`: 1 when a failure is not in the known list. `history`: 1 when a job regressed (newly failing, furthest stage
 earlier, PCC drop). `conformance`: 0 when it ran (the table is the result).
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core import BadInput
+from ..core import BadInput, ServiceFailed
 from .args import build_parser
 from .commands import COMMANDS
 
@@ -36,6 +36,9 @@ def main(argv=None) -> int:
     except BadInput as exc:
         print(f"ttbench: error: {exc}", file=sys.stderr)
         return 2
+    except ServiceFailed as exc:
+        print(f"ttbench: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("ttbench: interrupted", file=sys.stderr)
         return 130

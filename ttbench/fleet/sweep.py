@@ -140,6 +140,8 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     db = run_id = None
     if db_path:
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
+    runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
+    if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
         run_id = results_db.start_run(db, "sweep", label)
     lock = threading.Lock()
 
@@ -155,7 +157,6 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
         if progress:
             progress(done[0], len(todo), row)
 
-    runner = executors.engine(engine, jobs, address)  # last: a Ray engine starts its cluster here
     try:
         rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops), timeout) for m, f in todo], finished)
     finally:
