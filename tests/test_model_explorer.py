@@ -7,6 +7,9 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -17,6 +20,17 @@ from ttbench.render.model_explorer import explorer_files, findings_overlay, op_b
 from browser import browser_page, screenshot
 
 TTBENCH = [sys.executable, "-m", "ttbench.cli"]
+
+
+def _command_lines() -> list:
+    lines = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                lines.append(f.read())
+        except OSError:
+            pass  # gone meanwhile
+    return lines
 
 
 @pytest.mark.parametrize("frontend", ["export", "onnx"])
@@ -80,31 +94,45 @@ def test_cli_writes_the_explorer_folder_and_serves_it(tmp_path):
     try:
         url = serving.stdout.readline().split(": ", 1)[1].strip()
         assert url.startswith("http://127.0.0.1:")
-        import urllib.error
-        import urllib.request
+        origin = url.split("/s/")[0]
+        secret = url.split("/s/")[1].split("/")[0]
+        base = f"{origin}/s/{secret}"
+        assert len(secret) >= 24
 
-        base = url.split("/?")[0]
-        assert urllib.request.urlopen(base + "/check_health", timeout=10).status == 200
-        assert urllib.request.urlopen(base + "/api/v1/load_graphs_json?graph_index=0", timeout=10).status == 200
-
-        def status(path, **headers):
+        def status(path, base=base, **headers):
             try:
                 return urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=10).status
             except urllib.error.HTTPError as exc:
                 return exc.code
 
-        # the server answers only for its own graphs: no reading other files, no commands, no foreign Host/Origin
+        graphs = "/api/v1/load_graphs_json?graph_index=0"
+        # without this launch's secret (another user on the machine can reach 127.0.0.1 too): nothing
+        for path in ("/", "/check_health", graphs):
+            assert status(path, base=origin) == 403
+            assert status(path, base=f"{origin}/s/{'x' * len(secret)}") == 403
+        web_app = os.path.join(os.path.dirname(pytest.importorskip("model_explorer").__file__), "web_app")
+        assert status("/" + next(n for n in os.listdir(web_app) if n.endswith(".js")), base=origin) == 403
+        # with it: under /s/SECRET/ (the page sets its <base> there), or in the Referer of the app's absolute API
+        # requests
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        assert f'<base href="/s/{secret}/">' in page
+        assert status("/check_health") == status(graphs) == 200
+        assert status(graphs, base=origin, Referer=url) == 200
+        assert status(graphs, base=origin, Referer=url.replace("127.0.0.1", "attacker.example")) == 403
+        # and only for its own graphs: no reading other files, no commands, no foreign Host/Origin
         assert status("/api/v1/read_text_file?path=/etc/hostname") == 403
         assert status("/api/v1/send_command?json={}") == 403
         assert status("/check_health", Host="attacker.example:80") == 403  # a web page via DNS rebinding
-        assert status("/api/v1/load_graphs_json?graph_index=0", Origin="http://attacker.example") == 403
+        assert status(graphs, Origin="http://attacker.example") == 403
+        # the secret travels in the environment, never on a command line other users can read
+        assert not any(secret.encode() in line for line in _command_lines())
     finally:
         serving.kill()  # killed, not asked: the server it started must not outlive it
         serving.wait()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url.split("/?")[0] + "/check_health", timeout=1)
+            urllib.request.urlopen(url, timeout=1)
             time.sleep(0.3)
         except OSError:
             break
@@ -124,6 +152,7 @@ def test_model_explorer_colours_the_nodes_with_findings(zoo_bringup):
         colour = KIND_COLOURS["constant"]
         rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
         with browser_page() as page:
+            elsewhere = _requests_elsewhere(page)
             page.goto(server.url)
             page.get_by_text("stablehlo.findings.json").first.wait_for(timeout=60_000)
             cells = []
@@ -139,6 +168,47 @@ def test_model_explorer_colours_the_nodes_with_findings(zoo_bringup):
             screenshot(page, "model_explorer_stablehlo_findings.png")
             assert painted > 500, f"{painted} pixels in the finding colour"  # nodes drawn in it, not only the table
             assert not [e for e in page.errors if "ttbench" in e]
+            assert not elsewhere, elsewhere  # Model Explorer's page would load its fonts from Google
+        assert server.served.refused() == []  # nor did the server try to reach out (its update check)
     finally:
         tb.explorer_stop()
     assert server.process.poll() is not None  # stopped
+
+
+def _requests_elsewhere(page) -> list:
+    """Every request the page sent to anything but this machine (filled as the page runs). One the browser refused
+    to send (the servers' Content-Security-Policy) does not count: Chromium reports it failed with "csp" (or
+    ERR_BLOCKED_BY_CSP) without sending it."""
+    found: list = []
+
+    def elsewhere(request) -> bool:
+        return urllib.parse.urlsplit(request.url).hostname not in ("127.0.0.1", "localhost", None) and \
+            not request.url.startswith(("data:", "blob:"))
+
+    page.on("requestfinished", lambda r: elsewhere(r) and found.append(r.url))
+    page.on("requestfailed", lambda r: elsewhere(r) and not _blocked_by_policy(r.failure) and
+            found.append(f"{r.url} ({r.failure})"))
+    return found
+
+
+def _blocked_by_policy(failure) -> bool:
+    return failure is not None and (failure.strip().lower() == "csp" or "BLOCKED_BY_CSP" in failure)
+
+
+def test_netron_page_draws_the_model_and_reaches_nothing_else(zoo_bringup):
+    """Netron's page in Chromium: the ONNX graph drawn, and no request to anywhere but its own server (netron's page
+    asks ipinfo.io where the user is and reports usage to Google Analytics)."""
+    b = zoo_bringup("mlp", frontend="onnx")
+    server = b.stages["onnx"].netron()
+    try:
+        with browser_page() as page:
+            elsewhere = _requests_elsewhere(page)
+            page.goto(server.url)
+            page.locator("#canvas").get_by_text("Gemm").first.wait_for(timeout=60_000)  # drawn (no consent dialog)
+            time.sleep(2)  # the page's usage report goes after the graph is drawn
+            screenshot(page, "netron_mlp_onnx.png")
+            assert page.locator("#canvas").get_by_text("Gelu", exact=True).count() >= 1
+            assert not elsewhere, elsewhere
+        assert server.served.refused() == []
+    finally:
+        tb.netron_stop()

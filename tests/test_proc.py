@@ -110,3 +110,31 @@ def test_a_killed_runs_folder_is_reclaimed_by_the_next_run(tmp_path):
 
         shutil.rmtree(orphan, ignore_errors=True)
         shutil.rmtree(unmarked, ignore_errors=True)
+
+
+def test_a_servers_no_network_guard_refuses_outbound_connections_and_lookups():
+    """proc/server_guard.no_network, as the graph servers' launchers install it: a connection or a DNS look-up off
+    this machine fails at once and is logged; loopback still works."""
+    from ttbench.proc import server_guard
+
+    code = f"""
+import socket, sys, urllib.request
+sys.path.insert(0, {os.path.dirname(server_guard.__file__)!r})
+from server_guard import no_network
+listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen()
+no_network()
+socket.create_connection(listener.getsockname(), timeout=5).close()
+print("loopback ok")
+for target in ("http://pypi.org/simple/", "http://192.0.2.77:80/"):
+    try:
+        urllib.request.urlopen(target, timeout=20)
+    except OSError as exc:
+        print("refused", target, type(getattr(exc, "reason", exc)).__name__)
+"""
+    t0 = time.monotonic()
+    done = run_once([sys.executable, "-c", code], timeout=60)
+    assert done.ok, done.stderr
+    assert done.stdout.splitlines() == ["loopback ok", "refused http://pypi.org/simple/ PermissionError",
+                                        "refused http://192.0.2.77:80/ PermissionError"]
+    assert done.stderr.splitlines() == [f"{server_guard.REFUSED} to pypi.org", f"{server_guard.REFUSED} to 192.0.2.77"]
+    assert time.monotonic() - t0 < 30

@@ -169,17 +169,42 @@ def test_mlir_graph_is_capped_and_says_so_and_falls_back_without_dot(zoo_bringup
     assert "apt-get install graphviz" in fallback and "digraph stage" in fallback and "<svg" not in fallback
 
 
-def test_netron_serves_on_localhost_and_stops(zoo_bringup):
+def _status(url, **headers):
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+            return r.status, r.read(), r.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, b"", exc.headers
+
+
+def test_netron_serves_only_under_its_secret_and_stops(zoo_bringup):
+    import logging
     import urllib.error
     import urllib.request
 
     b = zoo_bringup("mlp", frontend="onnx")
-    frame = b.stages["onnx"].netron()
-    assert frame.src.startswith("http://127.0.0.1:")
-    assert urllib.request.urlopen(frame.src, timeout=10).status == 200
+    handlers = list(logging.getLogger().handlers)
+    server = b.stages["onnx"].netron()
+    assert logging.getLogger().handlers == handlers  # netron runs in its own process: the user's logging untouched
+    origin, secret = server.url.split("/s/")[0], server.url.split("/s/")[1].strip("/")
+    assert origin.startswith("http://127.0.0.1:") and len(secret) >= 24
+    status, _, headers = _status(server.url)
+    assert status == 200 and "default-src 'self'" in headers["Content-Security-Policy"]
+    model = b.stages["onnx"].module.SerializeToString()
+    assert _status(server.url + "data/model.onnx")[:2] == (200, model)
+    assert _status(origin + "/data/model.onnx", Referer=server.url)[:2] == (200, model)  # the page's own fetch
+    # without the secret, from another Host or Origin: nothing
+    assert _status(origin + "/")[0] == _status(origin + "/data/model.onnx")[0] == 403
+    assert _status(origin + "/data/model.onnx", Referer=origin + "/s/" + "x" * len(secret) + "/")[0] == 403
+    assert _status(server.url + "data/model.onnx", Host="attacker.example")[0] == 403
+    assert _status(server.url + "data/model.onnx", Origin="http://attacker.example")[0] == 403
+    assert "_repr_html_" in dir(server) and server.url in server._repr_html_().replace("&amp;", "&")
     tb.netron_stop()
     with pytest.raises((urllib.error.URLError, ConnectionError)):
-        urllib.request.urlopen(frame.src, timeout=5)
+        urllib.request.urlopen(server.url, timeout=5)
     with pytest.raises(tb.BadInput, match="netron shows the onnx stage"):
         zoo_bringup("mlp").stages["fx"].netron()
 

@@ -6,7 +6,8 @@ from def-use, and per node its printed line, source location, location chain and
 Explorer's node data (one file each, colouring nodes): findings by kind, op-by-op results (PCC, or the furthest
 compiler stage when compile-only) on the first stage, const-eval membership on TTNN.
 
-`stage.explorer()` serves them on 127.0.0.1 in a child process (stop with `tb.explorer_stop()`);
+`stage.explorer()` serves them on 127.0.0.1 in a child process, under a per-launch secret and with no outbound
+connection (proc/server_guard.py; stop with `tb.explorer_stop()`);
 `explorer_files(b)` is what `ttbench bringup --explorer` puts in the export folder, and `ttbench explore DIR`
 serves a saved folder later.
 """
@@ -15,25 +16,17 @@ from __future__ import annotations
 import html
 import json
 import os
-import select
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
 from typing import Optional
 
 from .. import optional
 from ..analysis.findings import KINDS
 from ..core import BadInput
 from ..io.atomic import write_text_atomic
-from ..proc import parent_watch
-from ..proc.children import kill_group, start
 from ..proc.scratch import scratch_dir
+from ..proc.servers import ServerProcess, free_port, start_server
 from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, findings_by_op
 from .graph import def_use_edges
-from .netron_view import _free_port
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
 PASS_COLOUR, FAIL_COLOUR = "#2da44e", "#cf222e"  # op by op: ttbench's own verdict, never a colour scale's guess
@@ -166,16 +159,17 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it (a killed `ttbench explore`)
 watch_parent()
+from server_guard import CONTENT_POLICY, Guard, no_network
+no_network()  # Model Explorer asks PyPI for updates at start, among others
+import os
 import flask
 from model_explorer import server
 from model_explorer.config import ModelExplorerConfig
 graph_path, port, overlay_paths = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-# What this server answers: the page, its assets, the graph and node data it was given (the web app reads overlay
-# files by path: those files only). Every other API (reading any other path, uploads, commands, config, the update
-# check) is refused, and so is any request whose Host or Origin is not this server (a page via DNS rebinding).
-import os
-HOSTS = {f"127.0.0.1:{port}", f"localhost:{port}"}
-ORIGINS = {f"http://{h}" for h in HOSTS}
+guard = Guard(port)
+# What this server answers, besides server_guard's rules (the secret, Host, Origin): the page, its assets, the
+# graph and node data it was given (the web app reads overlay files by path: those files only). Every other API
+# (reading any other path, uploads, commands, config, the update check) is refused.
 APIS = {"/api/v1/load_graphs_json", "/api/v1/load_node_data", "/api/v1/get_extensions", "/api/v1/read_text_file"}
 FILES = {os.path.realpath(p) for p in overlay_paths}
 
@@ -183,12 +177,22 @@ FILES = {os.path.realpath(p) for p in overlay_paths}
 class GuardedFlask(flask.Flask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        app = self.wsgi_app
+
+        def strip_secret(environ, start_response):
+            path = environ.get("PATH_INFO", "")
+            environ["ttbench.secret"] = guard.under_secret(path)
+            if environ["ttbench.secret"]:
+                environ["PATH_INFO"] = guard.strip(path)
+            return app(environ, start_response)
+
+        self.wsgi_app = strip_secret
 
         @self.before_request
-        def guard():
+        def check():
             request = flask.request
-            origin = request.headers.get("Origin")
-            if request.host not in HOSTS or (origin is not None and origin not in ORIGINS):
+            if not guard.allowed(request.host, request.headers.get("Origin"), request.headers.get("Referer"),
+                                 request.environ.get("ttbench.secret")):
                 flask.abort(403)
             if request.path.startswith(("/api", "/apipost", "/apistream")) and request.path not in APIS:
                 flask.abort(403)
@@ -196,16 +200,25 @@ class GuardedFlask(flask.Flask):
                     os.path.realpath(request.args.get("path") or "/") not in FILES:
                 flask.abort(403)
 
+        @self.after_request
+        def page_under_secret(response):
+            response.headers["Content-Security-Policy"] = CONTENT_POLICY
+            if response.mimetype == "text/html":  # the app's relative requests then carry the secret in their path
+                response.direct_passthrough = False
+                response.set_data(response.get_data().replace(b'<base href="/">',
+                                                              f'<base href="{guard.prefix}/">'.encode()))
+            return response
+
 
 flask.Flask = GuardedFlask  # this process is ttbench's own launcher: only Model Explorer's app is made here
-server._check_new_version = lambda *args, **kwargs: None  # no request to PyPI or GitHub at start
+server._check_new_version = lambda *args, **kwargs: None  # would be refused anyway: not even tried
 config = ModelExplorerConfig()
 with open(graph_path) as f:
     config.graphs_list.append(f.read())
 config.model_sources.append({"url": "graphs://ttbench/0"})
 for path in overlay_paths:
     config.add_node_data_from_path(path)
-print("URL", f"http://127.0.0.1:{port}/?data={config.to_url_param_value()}", flush=True)
+print("URL", f"http://127.0.0.1:{port}{guard.prefix}/?data={config.to_url_param_value()}", flush=True)
 server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True)
 """
 
@@ -213,16 +226,12 @@ server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True
 class ExplorerServer:
     """One Model Explorer child process serving one stage; `url`, `stop()`; shown in a notebook as an IFrame."""
 
-    def __init__(self, process, url: str, height: int):
-        self.process, self.url, self.height = process, url, height
+    def __init__(self, served: ServerProcess, height: int):
+        self.served, self.url, self.height = served, served.url, height
+        self.process = served.process
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        self.served.stop()
 
     def _repr_html_(self) -> str:
         return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
@@ -263,28 +272,10 @@ def saved_files(folder: str, stage: str) -> tuple:
 def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
                 timeout: float = 60.0) -> ExplorerServer:
     _require_model_explorer()
-    port = port or _free_port()
-    here = os.path.dirname(os.path.abspath(parent_watch.__file__))  # its folder: the launcher imports it from there
-    process = start([sys.executable, "-c", _LAUNCH, here, graph, str(port), *overlay_paths],
-                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    deadline = time.monotonic() + timeout
-    url = None
-    while url is None and process.poll() is None:
-        remaining = deadline - time.monotonic()
-        # wait for a line with a deadline: a child that hangs before printing must not hang the caller
-        if remaining <= 0 or not select.select([process.stdout], [], [], remaining)[0]:
-            break
-        line = process.stdout.readline()
-        if line.startswith("URL "):
-            url = line.split(" ", 1)[1].strip()
-    if url is None:
-        kill_group(process)
-        raise RuntimeError("Model Explorer did not start (see `ttbench doctor`)")
-
-    # the server goes on printing; a pipe nobody reads would block it once full
-    threading.Thread(target=process.stdout.read, name="ttbench-explorer-stdout", daemon=True).start()
-    _wait_for_http(f"http://127.0.0.1:{port}/check_health", deadline)
-    server = ExplorerServer(process, url, height)
+    port = port or free_port()
+    served = start_server(_LAUNCH, [graph, str(port), *overlay_paths], port, "/check_health", "Model Explorer",
+                          timeout)
+    server = ExplorerServer(served, height)
     _SERVERS.append(server)
     return server
 
@@ -293,16 +284,6 @@ def _require_model_explorer() -> None:
     piece = optional.model_explorer()
     if not piece.available:
         raise BadInput(f"Model Explorer is not installed: {piece.hint}")
-
-
-def _wait_for_http(url: str, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"Model Explorer did not answer at {url}")
 
 
 def stop() -> None:

@@ -1,48 +1,102 @@
-"""Netron for the ONNX stage: served on 127.0.0.1 only, shown in an IFrame, no browser launched."""
+"""Netron for the ONNX stage: served on 127.0.0.1 by a child process under a per-launch secret, with no outbound
+connection from the server or the page (proc/server_guard.py), shown in an IFrame, no browser launched.
+
+Netron's own `netron.start` would serve in a thread of the user's process, configure the user's root logger, answer
+anyone on the machine, and its page reports usage to Google Analytics."""
 from __future__ import annotations
 
+import html
 import os
-import socket
 
 from .. import optional
 from ..core import BadInput
 from ..proc.scratch import scratch_dir
+from ..proc.servers import ServerProcess, free_port, start_server
 
 _SERVED: list = []
+_LAUNCH = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from parent_watch import watch_parent  # gone with the process that started it
+watch_parent()
+from server_guard import CONTENT_POLICY, Guard, no_network
+no_network()
+import logging
+import time
+import netron
+from netron import server
+model_path, port = sys.argv[2], int(sys.argv[3])
+guard = Guard(port)
+Handler = server._HTTPRequestHandler
+serve_get = Handler.do_GET
+send_headers = Handler.end_headers
 
 
-def show(stage, port: int = 0, height: int = 600):
-    """Serve the stage's ONNX model with netron; returns an IPython IFrame (or the URL without IPython)."""
+def guarded_get(self):
+    had_secret = guard.under_secret(self.path)
+    if not guard.allowed(self.headers.get("Host"), self.headers.get("Origin"), self.headers.get("Referer"),
+                         had_secret):
+        self.send_response(403)  # not send_error: netron's log_message breaks on its arguments
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return
+    if had_secret:
+        self.path = guard.strip(self.path)
+    serve_get(self)
+
+
+def with_policy(self):
+    self.send_header("Content-Security-Policy", CONTENT_POLICY)
+    # netron's page asks for consent to its usage reports before it draws; the policy above stops them being sent
+    self.send_header("Set-Cookie", f"consent={int(time.time() * 1000)}; Path=/; SameSite=Lax")
+    send_headers(self)
+
+
+Handler.do_GET = guarded_get  # this process is ttbench's own launcher: only netron's server runs here
+Handler.end_headers = with_policy
+logging.basicConfig(level=logging.WARNING)  # netron logs each request at INFO otherwise
+netron.serve(model_path, None, address=("127.0.0.1", port), browse=False)
+print("URL", f"http://127.0.0.1:{port}{guard.prefix}/", flush=True)
+while True:
+    time.sleep(3600)
+"""
+
+
+class NetronServer:
+    """One netron child process serving one ONNX model; `url`, `stop()`; shown in a notebook as an IFrame."""
+
+    def __init__(self, served: ServerProcess, height: int):
+        self.served, self.url, self.height = served, served.url, height
+
+    def stop(self) -> None:
+        self.served.stop()
+
+    def _repr_html_(self) -> str:
+        return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
+                f"style='border:1px solid #d0d7de'></iframe>")
+
+    def __repr__(self) -> str:
+        return f"netron at {self.url}"
+
+
+def show(stage, port: int = 0, height: int = 600) -> NetronServer:
+    """Serve the stage's ONNX model with netron; shown as an IFrame in a notebook (`.url` has the address)."""
     piece = optional.netron()
     if not piece.available:
         raise BadInput(f"netron is not installed: {piece.hint}")
     if stage.name != "onnx" or stage.module is None:
         raise BadInput("netron shows the onnx stage (bring the model up with frontend='onnx')")
-    import netron
-
-    path = os.path.join(scratch_dir("ttbench-netron-"), "model.onnx")
+    folder = scratch_dir("ttbench-netron-")
+    path = os.path.join(folder, "model.onnx")
     with open(path, "wb") as f:
         f.write(stage.module.SerializeToString())
-    address = netron.start(path, address=("127.0.0.1", port or _free_port()), browse=False)
-    _SERVED.append(address)
-    url = f"http://{address[0]}:{address[1]}/"
-    try:
-        from IPython.display import IFrame
-
-        return IFrame(url, width="100%", height=height)
-    except ImportError:
-        return url
+    port = port or free_port()
+    server = NetronServer(start_server(_LAUNCH, [path, str(port)], port, "/", "netron", folder=folder), height)
+    _SERVED.append(server)
+    return server
 
 
 def stop() -> None:
     """Stop every netron server ttbench started."""
-    import netron
-
     while _SERVED:
-        netron.stop(_SERVED.pop())
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        _SERVED.pop().stop()

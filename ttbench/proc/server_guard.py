@@ -1,0 +1,61 @@
+"""What every server ttbench starts (Model Explorer's, netron's) holds to, shared by their launchers. A plain module
+with no imports from ttbench, like parent_watch: the launchers import it from this folder.
+
+- Answer only under this launch's secret: the URL the user gets starts with /s/SECRET/; requests a page makes carry
+  it in their own path (relative URLs under the page's <base>) or in their Referer (absolute ones). Another user on
+  the machine can reach 127.0.0.1 too.
+- Answer only to this server's own Host and Origin (a web page reaching it by DNS rebinding is refused).
+- Make no outbound connection and no DNS look-up (an audit hook refuses them and says so on stderr): Model Explorer
+  checks PyPI for updates at start.
+- Tell the browser to fetch nothing from elsewhere (CONTENT_POLICY): netron's page reports usage to Google
+  Analytics and asks ipinfo.io where the user is; Model Explorer's loads fonts from Google.
+"""
+import hmac
+import os
+import sys
+import urllib.parse
+
+SECRET_ENV = "TTBENCH_SERVER_SECRET"  # the secret comes in the environment: other users can read argv, not this
+CONTENT_POLICY = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
+LOOPBACK = {"127.0.0.1", "::1", "localhost", "::ffff:127.0.0.1"}
+REFUSED = "ttbench: refused an outbound connection"
+
+
+class Guard:
+    def __init__(self, port: int):
+        self.secret = os.environ.pop(SECRET_ENV)
+        self.prefix = f"/s/{self.secret}"
+        self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+        self.origins = {f"http://{h}" for h in self.hosts}
+
+    def under_secret(self, path: str) -> bool:
+        parts = path.split("/", 3)  # "", "s", SECRET, rest
+        return len(parts) >= 3 and parts[1] == "s" and hmac.compare_digest(parts[2], self.secret)
+
+    def strip(self, path: str) -> str:
+        """The path without its /s/SECRET prefix (the caller checked under_secret)."""
+        return "/" + (path.split("/", 3) + [""])[3]
+
+    def allowed(self, host: str, origin, referer, path_had_secret: bool) -> bool:
+        """Host and Origin are this server's, and the secret came in the path or in a Referer from this server."""
+        if host not in self.hosts or (origin is not None and origin not in self.origins):
+            return False
+        if path_had_secret:
+            return True
+        ref = urllib.parse.urlsplit(referer or "")
+        return ref.netloc in self.hosts and self.under_secret(ref.path)
+
+
+def no_network() -> None:
+    """Refuse, from now on in this process, every connection and DNS look-up that is not to this machine."""
+    def hook(event, args):
+        target = None
+        if event == "socket.connect" and isinstance(args[1], tuple):
+            target = args[1][0]
+        elif event == "socket.getaddrinfo":
+            target = args[0]
+        if target not in (None, "", *LOOPBACK) and not str(target).startswith("/"):
+            print(f"{REFUSED} to {target}", file=sys.stderr, flush=True)
+            raise PermissionError(f"{REFUSED} to {target}")
+
+    sys.addaudithook(hook)
