@@ -1,12 +1,14 @@
 """TTIR and TTNN from the real Tenstorrent compiler plugin, compile-only on this machine (no chip)."""
 import os
 import re
+import shutil
 
 import pytest
 import torch
 
 import ttbench as tb
 from ttbench import optional
+from ttbench.proc.scratch import cache_dir, private_tmp
 from ttbench.tt import plugin as tt_plugin
 
 pytestmark = pytest.mark.skipif(not optional.tt_plugin().available, reason=optional.TT_HINT)
@@ -200,3 +202,91 @@ def test_the_runtime_unpacking_race_is_retried_once_and_never_called_a_compiler_
     monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "race-always:-")
     always = compile_stablehlo(text, str(tmp_path / "b"))
     assert not always.ok and "could not unpack its runtime" in always.error and "compiler failed" not in always.error
+
+
+def _unused_uid() -> int:
+    import pwd
+
+    taken = {p.pw_uid for p in pwd.getpwall()}
+    return next(uid for uid in range(54321, 60000) if uid not in taken)
+
+
+def _as_user(uid: int, home, command: list, mounts) -> list:
+    """`command` as `uid` (setpriv; no account is added to the machine), with HOME=`home`. This interpreter may live
+    in root's home, which another uid cannot enter: in a mount namespace of its own, root's home becomes an empty
+    tmpfs with only the interpreter's pyenv folder bound back in (`mounts` is a scratch folder for that)."""
+    import shlex
+    import sys
+
+    prefix = os.path.realpath(sys.executable)
+    share = ""
+    home_of_root = os.path.expanduser("~root")
+    if prefix.startswith(home_of_root + os.sep):
+        top = os.path.join(home_of_root, os.path.relpath(prefix, home_of_root).split(os.sep)[0])
+        share = (f"mount --bind {shlex.quote(top)} {shlex.quote(str(mounts))} && "
+                 f"mount -t tmpfs -o mode=0755 tmpfs {shlex.quote(home_of_root)} && mkdir {shlex.quote(top)} && "
+                 f"mount --bind {shlex.quote(str(mounts))} {shlex.quote(top)} && ")
+    run = " ".join(shlex.quote(c) for c in ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "env",
+                                             f"HOME={home}", f"PYTHONPATH={REPO}", *command])
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", f"{share}cd {shlex.quote(str(home))} && "
+            f"exec {run}"]
+
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TWO_USERS = "setpriv --reuid to an unused uid and a mount namespace: needs root and util-linux"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not all(shutil.which(t) for t in ("setpriv", "unshare")), reason=TWO_USERS)
+def test_two_users_compile_at_once_and_neither_trusts_the_others_files(tmp_path, request):
+    """A second user on the machine (an unused uid) plants, in the shared /tmp, what the plugin would once have
+    written there: a link to a file of ours as its system descriptor, and a world-writable runtime folder of the
+    name our plugin unpacks into. Then both users bring a model up through the Tenstorrent compiler at once: both
+    pass, nothing is written through the link, and neither user's cache holds a file the other made."""
+    import subprocess
+    import sys
+
+    import pathlib
+    import tempfile
+
+    other = _unused_uid()
+    home = pathlib.Path(tempfile.mkdtemp(prefix="ttbench-other-user-", dir="/tmp"))  # pytest's tmp_path is root's, 0700
+    os.chown(home, other, other)
+    (tmp_path / "mounts").mkdir()
+    ours = tmp_path / "ours.txt"
+    ours.write_text("ours")
+    ours.chmod(0o644)
+    runtime = [n for n in os.listdir(private_tmp()) if n.startswith("libtt-tt-metal-runtime-assets")]
+    if os.path.lexists("/tmp/tt_pjrt_system_descriptor"):
+        pytest.skip("/tmp/tt_pjrt_system_descriptor exists already (another process's): not ours to replace")
+    plants = ["/tmp/tt_pjrt_system_descriptor"] + [f"/tmp/{n}" for n in runtime if not os.path.lexists(f"/tmp/{n}")]
+    plant = f"ln -s {ours} {plants[0]}" + "".join(f" && mkdir -m 0777 {p}" for p in plants[1:])
+    done = subprocess.run(_as_user(other, home, ["sh", "-c", plant], tmp_path / "mounts"), capture_output=True,
+                          text=True, timeout=60)
+    try:
+        assert done.returncode == 0, done.stderr
+        assert os.lstat(plants[0]).st_uid == other
+        script = ("import ttbench as tb; b = tb.bringup(*tb.models.load('mlp')); "
+                  "print('TTNN', b.stages['ttnn'].ok, b.stages['ttnn'].error, b.stages['ttir'].error)")
+        theirs = subprocess.Popen(_as_user(other, home, [sys.executable, "-c", script], tmp_path / "mounts"),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            b = tb.bringup(*tb.models.load("mlp"))  # ours, while theirs runs
+            out, err = theirs.communicate(timeout=900)
+        finally:
+            theirs.kill()
+        assert b.stages["ttnn"].ok, b.table()
+        assert "TTNN True None" in out, out + err[-3000:]
+    finally:
+        for p in plants:
+            if os.path.islink(p) or os.path.isfile(p):
+                os.unlink(p)
+            elif os.path.isdir(p):
+                os.rmdir(p)
+        request.addfinalizer(lambda: shutil.rmtree(home, ignore_errors=True))
+    assert ours.read_text() == "ours"  # nothing written through their link
+    their_cache = home / ".cache" / "ttbench"
+    descriptor = their_cache / tt_plugin.DESCRIPTOR_NAME
+    assert descriptor.is_file() and descriptor.stat().st_uid == other and not descriptor.stat().st_mode & 0o022
+    assert (their_cache / "tmp").stat().st_uid == other and ((their_cache / "tmp").stat().st_mode & 0o777) == 0o700
+    ours_cached = os.path.join(cache_dir(), tt_plugin.DESCRIPTOR_NAME)
+    assert os.stat(ours_cached).st_uid == os.getuid()
