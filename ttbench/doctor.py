@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 from . import optional
+from .fleet.ray_cluster import namespaces_refused
 from .tt import plugin as tt_plugin
 
 
@@ -23,6 +24,11 @@ def report():
                  "" if os.path.isfile(desc) else "made on the first TT compile (about 10 s)"))
     for piece in (optional.dot(), optional.netron(), optional.model_explorer(), optional.ray()):
         rows.append((piece.name, piece.detail if piece.available else "MISSING", "" if piece.available else piece.hint))
+    if optional.ray().available:
+        refused = namespaces_refused()
+        rows.append(("private ray cluster", f"refused: {refused}" if refused else "yes, in its own namespaces",
+                     "start a cluster yourself (`ray start --head`) and pass --address, or allow user namespaces"
+                     if refused else ""))
     width = max(len(r[0]) for r in rows)
     lines = [f"{name.ljust(width)}  {state}" + (f"   -> {hint}" if hint else "") for name, state, hint in rows]
     return "\n".join(lines), ok
