@@ -86,7 +86,7 @@ screenshot: setup
 sweep: setup
 	$(BIN)/ttbench sweep --ops --jobs $(JOBS) --out docs
 
-# ONNX's backend node tests through ttbench and bare torch-mlir: docs/onnx_conformance.md and .json (see README
+# ONNX's backend node tests through ttbench and the bare route (fleet/conformance/bare_route.py): docs/onnx_conformance.md and .json (see README
 # for how long it takes; `make test` runs a fixed sample of them against the committed table).
 conformance: setup
 	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs

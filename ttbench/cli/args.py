@@ -6,6 +6,7 @@ import math
 import sys
 
 from ..core import BadInput, FRONTENDS, PARAMS_MODES, check_input_size
+from ..fleet.conformance.cases import SAMPLE
 from ..tt.plugin import DEFAULT_TIMEOUT_S
 
 
@@ -157,13 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--after", help="the newer run: its id or label (default: the last)")
     h.add_argument("--html", help="also write a page with each model's furthest stage and PCC over every run")
     c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
-    c.add_argument("--sample", action="store_true", help="the fixed sample of ~40 tests `make test` runs")
+    c.add_argument("--sample", action="store_true", help=f"the fixed sample of {len(SAMPLE)} tests `make test` runs")
     c.add_argument("--tests", help="comma-separated node test names (e.g. test_abs,test_add)")
     c.add_argument("--ops", help="comma-separated ONNX ops (every test of each)")
     c.add_argument("--jobs", type=int, default=2, help="parallel worker processes (default 2)")
     c.add_argument("--no-tt", action="store_true", help="skip the Tenstorrent compile-only stages")
     c.add_argument("--timeout", type=positive_seconds, default=180.0, help="seconds per test (default 180)")
-    c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder")
+    c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder (made if new)")
     _add_run_options(c)
     sub.add_parser("models", help="list the model zoo")
     e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")

@@ -180,9 +180,11 @@ def cmd_history(args) -> int:
 
 def cmd_conformance(args) -> int:
     if args.out:
-        if not os.path.isdir(args.out):
+        if os.path.lexists(args.out) and not os.path.isdir(args.out):
             raise BadInput(f"--out {args.out} is not a folder")
-
+        if not os.path.isdir(args.out):
+            check_file_target(args.out)  # a new folder: its parent must be one the user can write
+            os.makedirs(args.out)
         check_file_target(os.path.join(args.out, "onnx_conformance.md"))
     names = list(conf.SAMPLE) if args.sample else [n for n in (args.tests or "").split(",") if n] or None
     ops = [o for o in (args.ops or "").split(",") if o] or None
@@ -203,10 +205,10 @@ def cmd_conformance(args) -> int:
     results_db.finish_run(db, run_id)
     db.close()
     seconds = time.perf_counter() - t0
-    text = conf.markdown(rows, seconds, tt=not args.no_tt)
+    text = conf.markdown(rows, seconds, tt=not args.no_tt, jobs=args.jobs)
     print(text if len(rows) <= 200 else "\n".join(text.splitlines()[:12]))
     if args.out:
-        for path in conf.write(rows, args.out, seconds, tt=not args.no_tt):
+        for path in conf.write(rows, args.out, seconds, tt=not args.no_tt, jobs=args.jobs):
             print(f"wrote {path}")
     print(f"results appended to {db_path}")
     return 0

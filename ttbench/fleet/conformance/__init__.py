@@ -3,11 +3,11 @@
 The tests are generated offline by onnx's case generators (`onnx.backend.test.case.node.collect_testcases`: the
 package ships the generators, not the data). Each test's model goes
     ttbench:   onnx -> torchfx -> stablehlo -> CPU (against the test's expected outputs) -> ttir/ttnn (compile-only)
-    bare:      torch-mlir's import tool's preparation (shape inference with data propagation), its ONNX importer,
-               the same pass pipelines, the same CPU executor
-so the table shows, per ONNX op, what ttbench brings up and that it loses nothing the compiler can do.
+    bare:      the route a user without ttbench takes (bare_route.py, a script that imports nothing of ttbench):
+               torch-mlir's ONNX import tool, its own pass pipelines, jaxlib's PJRT CPU client
+so the table shows, per ONNX op, what ttbench brings up and whether it loses anything the compilers can do.
 
-cases.py: the tests and one test through both routes; runner.py: worker processes, timeouts, engines;
+cases.py: the tests and one test through both routes (bare_route.py: the bare one's script); runner.py: worker processes, timeouts, engines;
 report.py: the table.
 """
 from .cases import SAMPLE, TEST_TIMEOUT_S, collect, matches, run_case

@@ -2,6 +2,12 @@
 torch-mlir's bare path) against the test's expected outputs."""
 from __future__ import annotations
 
+import atexit
+import json
+import os
+import select
+import subprocess
+import sys
 import time
 import warnings
 from collections import OrderedDict
@@ -9,9 +15,10 @@ from collections import OrderedDict
 import numpy as np
 
 from ...core import BadInput
-from ...proc.children import ContainedFailure, call_in_fork
-from ...proc.client import shared_client
-from ...stages.stablehlo import ONNX_TO_BACKEND, TO_STABLEHLO
+from ...proc import array_files
+from ...proc.array_files import load_arrays, save_arrays
+from ...proc.children import kill_group, start
+from ...proc.scratch import temp_folder
 
 
 TEST_TIMEOUT_S = 180.0  # per test; a test that hangs longer is a row saying so
@@ -132,70 +139,61 @@ def through_ttbench(case, tt: bool) -> dict:
 
 
 def through_bare_torch_mlir(case) -> dict:
-    """The same test the way torch-mlir's own tools take it: `python -m torch_mlir.tools.import_onnx` (shape
-    inference with data propagation, then the importer), the pass pipelines ttbench runs, the same CPU executor;
-    arguments fed in graph-input order, the function renamed to @main so that the executor finds it. The import
-    and the passes run in a forked copy: torch-mlir aborts the process on some types."""
-    from ...run.whole import pjrt_text, run_text_on_device  # lazy: imports torch (~2.5 s)
-
+    """The same test the way a user without ttbench takes it: bare_route.py (torch-mlir's import tool and its own
+    pipelines, then jaxlib's PJRT CPU client), in a process of its own that imports nothing of ttbench."""
     inputs, expected = data_set(case)
-    row = {"reached": None, "cpu": None, "error": None}
-    try:
-        row["reached"], text, error = call_in_fork(lambda: _bare_lowering(case.model), TEST_TIMEOUT_S,
-                                                   "torch-mlir")
-    except ContainedFailure as exc:
-        row["error"] = str(exc)
-        return row
-    if error:
-        row["error"] = error
-        return row
     if any(np.asarray(x).dtype == object for x in inputs):
-        row["cpu"], row["error"] = "error", "cpu: inputs that are not tensors"
-        return row
-    try:
-        reply = run_text_on_device(shared_client("cpu"), pjrt_text(text), [np.asarray(x) for x in inputs],
-                                   TEST_TIMEOUT_S)
-    except Exception as exc:  # noqa: BLE001
-        reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-    if not reply.get("ok"):
-        row["cpu"], row["error"] = "error", f"cpu: {_first_line(reply.get('error'))}"
-        return row
-    wrong = _compare_outputs(reply["arrays"], list(expected), case)
-    row["cpu"] = "match" if wrong is None else "mismatch"
-    row["error"] = None if wrong is None else f"cpu: {wrong}"
+        return {"reached": None, "cpu": "error", "error": "cpu: inputs that are not tensors"}
+    with temp_folder("ttbench-bare-") as folder:
+        with open(os.path.join(folder, "model.onnx"), "wb") as f:
+            f.write(case.model.SerializeToString())
+        save_arrays(os.path.join(folder, "inputs.npz"), [np.asarray(x) for x in inputs], "in")
+        result = _BARE.run(folder)
+        row = {"reached": result.get("reached"), "cpu": None, "error": result.get("error")}
+        if row["error"] is None:
+            wrong = _compare_outputs(load_arrays(os.path.join(folder, "outputs.npz"), "out"), list(expected), case)
+            row["cpu"] = "match" if wrong is None else "mismatch"
+            row["error"] = None if wrong is None else f"cpu: {wrong}"
+        elif row["error"].startswith("cpu: "):
+            row["cpu"] = "error"
     return row
 
 
-def _bare_lowering(model) -> tuple:
-    """-> (last stage reached, StableHLO text or None, error or None)."""
-    import onnx
-    from torch_mlir import ir
-    from torch_mlir._mlir_libs import _stablehlo
-    from torch_mlir.dialects import torch as torch_d
-    from torch_mlir.extras import onnx_importer
-    from torch_mlir.passmanager import PassManager
+class BareRoute:
+    """This process's bare_route.py child, started on first use; a child that dies or stops answering is replaced
+    by the next test's."""
 
-    reached = None
-    try:
-        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
-        context = ir.Context()
-        torch_d.register_dialect(context)
-        _stablehlo.register_dialect(context)
-        info = onnx_importer.ModelInfo(model, config=onnx_importer.Config())
-        module = info.create_module(context=context)
-        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
-        module.operation.verify()
-        with context:  # the function is named after the graph; PJRT runs @main (the executor's need, not a fix)
-            for op in module.body.operations:
-                if op.operation.name == "func.func":
-                    op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
-        reached = "torchfx"
-        with context:
-            PassManager.parse(ONNX_TO_BACKEND).run(module.operation)
-            PassManager.parse(TO_STABLEHLO).run(module.operation)
-    except Exception as exc:  # noqa: BLE001 - whatever the bare path raises is its result
-        return reached, None, _first_line(f"{type(exc).__name__}: {exc}")
-    return "stablehlo", module.operation.get_asm(enable_debug_info=False), None
+    def __init__(self, timeout: float = TEST_TIMEOUT_S):
+        self.timeout, self.process = timeout, None
+
+    def run(self, folder: str) -> dict:
+        if self.process is None or self.process.poll() is not None:
+            proc_dir = os.path.dirname(os.path.abspath(array_files.__file__))
+            self.process = start([sys.executable, BARE_ROUTE, proc_dir, str(self.timeout)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            atexit.register(self.close)
+        self.process.stdin.write(folder + "\n")
+        self.process.stdin.flush()
+        deadline = time.monotonic() + self.timeout + 60  # the child keeps its own per-test deadline
+        while time.monotonic() < deadline and select.select([self.process.stdout], [], [],
+                                                            max(0.0, deadline - time.monotonic()))[0]:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            if line.strip() == f"done {folder}":
+                with open(os.path.join(folder, "result.json")) as f:
+                    return json.load(f)  # our own child's
+        self.close()
+        return {"reached": None, "error": "the bare route's process ended or stopped answering"}
+
+    def close(self) -> None:
+        if self.process is not None:
+            kill_group(self.process)
+            self.process = None
+
+
+BARE_ROUTE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bare_route.py")
+_BARE = BareRoute()
 
 
 def run_case(case, cases: dict, tt: bool) -> dict:
