@@ -138,3 +138,14 @@ for target in ("http://pypi.org/simple/", "http://192.0.2.77:80/"):
                                         "refused http://192.0.2.77:80/ PermissionError"]
     assert done.stderr.splitlines() == [f"{server_guard.REFUSED} to pypi.org", f"{server_guard.REFUSED} to 192.0.2.77"]
     assert time.monotonic() - t0 < 30
+
+
+def test_work_in_a_fork_reports_a_crash_a_hang_and_an_exit_instead_of_dying_with_it():
+    from ttbench.proc.fork_each import in_fork
+
+    assert in_fork(lambda: None, 10) is None
+    assert in_fork(os.abort, 10) == "crashed (SIGABRT)"  # torch-mlir aborts the process on some element types
+    t0 = time.monotonic()
+    assert in_fork(lambda: time.sleep(30), 0.5) == "timed out after 0.5 s"
+    assert time.monotonic() - t0 < 10
+    assert in_fork(lambda: sys.exit(3), 10) == "ended (exit 1)"  # an exception (SystemExit too) is not a clean end

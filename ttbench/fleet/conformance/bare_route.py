@@ -11,13 +11,12 @@ element types), goes
     `torch-backend-to-stablehlo-backend-pipeline` -> jaxlib's PJRT CPU client (the function renamed @main, which PJRT
     runs; the text as printed, or where jaxlib cannot read that, a portable artifact at jaxlib's StableHLO version)
 and leaves result.json ({"reached", "error"}) and outputs.npz in its folder; a line "done FOLDER" follows on stdout.
-PROC_DIR is ttbench/proc, for array_files (how arrays of every element type travel between processes).
+PROC_DIR is ttbench/proc, for three plain modules: array_files (how arrays of every element type travel between
+processes), fork_each and parent_watch.
 """
 import json
 import os
-import signal
 import sys
-import time
 
 import numpy as np
 from torch_mlir import ir
@@ -104,42 +103,18 @@ def _write(folder: str, result: dict) -> None:
         json.dump(result, f)
 
 
-def in_fork(folder: str, timeout: float) -> None:
-    sys.stdout.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            _write(folder, run_test(folder))
-            code = 0
-        finally:
-            os._exit(code)
-    deadline = time.monotonic() + timeout
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            _write(folder, {"reached": None, "error": f"timed out after {timeout:g} s"})
-            return
-        time.sleep(0.01)
-    if os.WIFSIGNALED(status):
-        _write(folder, {"reached": None, "error": f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"})
-    elif not os.path.isfile(os.path.join(folder, "result.json")):
-        _write(folder, {"reached": None, "error": f"ended (exit {os.WEXITSTATUS(status)}) without a result"})
-
-
 def main(argv: list) -> int:
     sys.path.insert(0, argv[0])
+    from fork_each import in_fork
     from parent_watch import watch_parent
 
     watch_parent()
     timeout = float(argv[1])
     for line in sys.stdin:
         folder = line.strip()
-        in_fork(folder, timeout)
+        why = in_fork(lambda: _write(folder, run_test(folder)), timeout)
+        if why is not None or not os.path.isfile(os.path.join(folder, "result.json")):
+            _write(folder, {"reached": None, "error": why or "ended without a result"})
         print("done", folder, flush=True)
     return 0
 
