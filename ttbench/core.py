@@ -4,7 +4,9 @@ Stage names live in one table (`STAGE_ORDER`); everything else iterates it.
 """
 from __future__ import annotations
 
+import linecache
 import os
+import sys
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, Optional, TypedDict
@@ -140,9 +142,19 @@ def view_method(name: str, doc: str) -> Callable[..., Any]:
     return method
 
 
+def notebook_cell(file: str) -> Optional[int]:
+    """The execution count of the notebook (IPython) cell that `file` names, in this live session; else None.
+    IPython compiles each cell under a made-up file name (`/tmp/ipykernel_<pid>/<hash>.py` in Jupyter,
+    `<ipython-input-3-<hash>>` in a terminal) and keeps its code in linecache, not on disk."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    cells = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    return cells.get(file) if isinstance(cells, dict) else None
+
+
 @dataclass(frozen=True)
 class SourceLoc:
-    file: str  # absolute path as recorded by the frontend
+    file: str  # absolute path as recorded by the frontend (or a notebook cell's made-up name)
     line: int
 
     def __str__(self) -> str:
@@ -150,7 +162,15 @@ class SourceLoc:
 
     @property
     def short(self) -> str:
-        return f"{self.file.rsplit('/', 1)[-1]}:{self.line}"
+        """`loader.py:14`, or for a notebook cell `In[3]:14` (its file name means nothing to the user)."""
+        cell = notebook_cell(self.file)
+        return f"In[{cell}]:{self.line}" if cell is not None else f"{self.file.rsplit('/', 1)[-1]}:{self.line}"
+
+    def code(self) -> Optional[str]:
+        """This line's code where Python ran it: a file on disk, or a cell of this notebook session."""
+        if not (os.path.isfile(self.file) or notebook_cell(self.file) is not None):
+            return None
+        return linecache.getline(self.file, self.line).strip() or None
 
 
 @dataclass

@@ -11,7 +11,7 @@ import os
 import re
 from typing import Optional
 
-from ..core import SourceLoc
+from ..core import SourceLoc, notebook_cell
 
 _FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)', re.M)  # a file name may hold quotes
 
@@ -39,8 +39,11 @@ def is_user_file(path: str) -> bool:
     global _FRAMEWORK_DIRS
     if _FRAMEWORK_DIRS is None:
         _FRAMEWORK_DIRS = _framework_dirs()
-    if not path or path.startswith("<") or path == "-":
+    if not path or path == "-":
         return False
+    if path.startswith("<"):  # <string>, <frozen ...>: no user's file; but a terminal IPython session's cells
+        return notebook_cell(path) is not None
+
     return not (path.startswith(_FRAMEWORK_DIRS) or _INSTALLED_FRAMEWORK_RE.search(path))
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import linecache
-import os
 import re
 from collections import Counter, OrderedDict
 
@@ -326,7 +324,8 @@ def _subtree_ends(modules) -> list:
 
 
 def _source_code(b, lines) -> list:
-    """The code of each source line, read where Python ran it. Only for a model given as a live nn.Module: an ONNX
+    """The code of each source line, read where Python ran it (a file, or a cell of this notebook session). Only for
+    a model given as a live nn.Module: an ONNX
     file's stack traces are untrusted text and may name any file on this machine, so its lines show no code."""
     import torch
 
@@ -334,7 +333,7 @@ def _source_code(b, lines) -> list:
         return [None] * len(lines)
     out = []
     for loc in lines:
-        text = linecache.getline(loc.file, loc.line).strip() if os.path.isfile(loc.file) else ""
+        text = loc.code() or ""
         out.append((text[:MAX_OP_CHARS] + " …" if len(text) > MAX_OP_CHARS else text) or None)
     return out
 

@@ -1,0 +1,58 @@
+"""A model written in a notebook cell reads as well as one in a file (issue 29, item 1): IPython compiles each cell
+under a made-up file name and keeps its code in linecache, not on disk. Driven through real IPython shells (the
+terminal's compiler and Jupyter's, ipykernel's), each in a process of its own."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+CELL = '''import torch
+import ttbench as tb
+
+
+class CellModel(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.fc(x).relu_()
+        return y * 2 + 1
+
+
+b = tb.bringup(CellModel(), (torch.randn(2, 8),), frontend="dynamo", tt=False)
+'''
+
+SESSION = '''
+import json, sys
+from IPython.core.interactiveshell import InteractiveShell
+kind = sys.argv[1]
+if kind == "jupyter":
+    from ipykernel.compiler import XCachingCompiler
+    shell = InteractiveShell.instance(compiler_class=XCachingCompiler)
+else:
+    shell = InteractiveShell.instance()
+shell.run_cell("x = 1", store_history=True)  # the model's cell is the second: In[2]
+result = shell.run_cell(sys.stdin.read(), store_history=True)
+assert result.success, result.error_in_exec
+b = shell.user_ns["b"]
+ops = {op.name: (op.location.file, op.location.short, op.location.code()) for op in b.stages["fx"].ops if op.location}
+inplace = [(f.location.short if f.location else None) for f in b.findings.of("inplace", "fx")]
+print("RESULT", json.dumps({"ops": ops, "inplace": inplace, "html": b._repr_html_()}))
+'''
+
+
+@pytest.mark.parametrize("compiler", ["terminal", "jupyter"])
+def test_a_model_in_a_cell_shows_its_code_and_cell_in_view_and_findings(compiler):
+    done = subprocess.run([sys.executable, "-c", SESSION, compiler], input=CELL, capture_output=True, text=True,
+                          timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-3000:]
+    got = json.loads(lines[0][len("RESULT "):])
+    file, short, code = got["ops"]["Tensor.relu_"]
+    assert ("ipykernel" in file) if compiler == "jupyter" else file.startswith("<ipython-input-2-")
+    assert short == "In[2]:11" and code == "y = self.fc(x).relu_()"
+    assert got["ops"]["_operator.add"][1:] == ["In[2]:12", "return y * 2 + 1"]
+    assert got["inplace"] == ["In[2]:11"]  # the finding names the cell, not a hashed file name
+    assert "y = self.fc(x).relu_()" in got["html"] and "In[2]:11" in got["html"]  # the view's code column
