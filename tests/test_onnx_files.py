@@ -157,3 +157,17 @@ def test_cli_inputs_dims_and_saved_outputs(tmp_path, capsys):
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1, err
     assert not (tmp_path / "o.npz").exists()
+
+
+def test_an_onnx_bringup_prints_no_torchvision_notices(capfd, caplog):
+    """The exporter logged "torchvision is not installed. Skipping torchvision::nms" and three more on every
+    export (issue 29, item 5): noise under every ONNX cell."""
+    import logging
+
+    registry = logging.getLogger("torch.onnx._internal.exporter._registration")
+    filters = list(registry.filters)
+    with caplog.at_level(logging.WARNING):
+        b = tb.bringup(*tb.models.load("mlp"), frontend="onnx", tt=False)
+    assert b.stages["onnx"].ok
+    assert "torchvision" not in capfd.readouterr().err and "torchvision" not in caplog.text
+    assert registry.filters == filters  # only for the export: the exporter's logger is left as it was

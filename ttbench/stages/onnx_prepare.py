@@ -2,6 +2,8 @@
 the inputs, shapes inferred), and its example inputs checked against the graph's declared types, or made."""
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 
 import numpy as np
@@ -94,6 +96,25 @@ def _untyped_values(proto) -> set:
     return {o for n in proto.graph.node for o in n.output if o and o not in typed}
 
 
+class _TorchvisionNotice(logging.Filter):
+    """The exporter's "torchvision is not installed. Skipping torchvision::nms" (and roi_align, roi_pool,
+    deform_conv2d): four lines per export about ops no model here uses."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "torchvision is not installed" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _without_torchvision_notices():
+    registry = logging.getLogger("torch.onnx._internal.exporter._registration")
+    notice = _TorchvisionNotice()
+    registry.addFilter(notice)  # on the exporter's own logger, for this export only
+    try:
+        yield
+    finally:
+        registry.removeFilter(notice)
+
+
 def load_onnx(model, inputs=(), dims: dict = None):
     """nn.Module / path / ModelProto -> (ModelProto, example inputs as a tuple of tensors in graph-input order).
     For ONNX files, `inputs` may be tensors, numpy arrays, or a dict by input name (see onnx_inputs)."""
@@ -104,7 +125,7 @@ def load_onnx(model, inputs=(), dims: dict = None):
             raise BadInput("dims fixes dynamic dimensions of an ONNX file's inputs: give example inputs for a module")
         check_inputs(model, inputs)
         try:
-            with torch.no_grad():
+            with torch.no_grad(), _without_torchvision_notices():
                 program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
         except Exception as exc:
             raise CompilerFailure(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
