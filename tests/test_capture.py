@@ -195,9 +195,32 @@ def test_leftover_torch_op_names_the_onnx_node_and_the_source_line():
     assert f"test_capture.py:{line}" in error, error
 
 
+class RaisesOnOddBatches(torch.nn.Module):
+    def forward(self, x):
+        if x.shape[0] % 2:
+            raise ValueError(f"batch {x.shape[0]} is odd")  # the line the error must name
+        return x * 2
+
+
+def test_a_forward_that_raises_is_named_as_the_model_at_its_line():
+    """Issue 29, item 2: the model's own exception was told as "the example inputs do not fit the model", with no
+    line of the user's code; now it names the model, the exception, the file and line and its code."""
+    line = RaisesOnOddBatches.forward.__code__.co_firstlineno + 2
+    with pytest.raises(tb.BadInput) as raised:
+        tb.bringup(RaisesOnOddBatches(), (torch.randn(3, 4),), tt=False)
+    assert str(raised.value) == (f"the model raised ValueError: batch 3 is odd at test_capture.py:{line} "
+                                 f"(`raise ValueError(f\"batch {{x.shape[0]}} is odd\")  # the line the error must "
+                                 f"name`) when run on the example inputs: fix the model or its inputs")
+    # an error inside torch is still placed at the user's line that called into it
+    model, _ = tb.models.load("mlp")
+    with pytest.raises(tb.BadInput, match=r"the model raised RuntimeError: mat1 and mat2 shapes cannot be multiplied "
+                                          r"\(4x7 and 32x64\) at loader.py:14 \(`x = torch.nn.functional.gelu"):
+        tb.bringup(model, (torch.randn(4, 7),), tt=False)
+
+
 def test_inputs_that_do_not_fit_are_bad_input():
     model, _ = tb.models.load("mlp")
-    with pytest.raises(tb.BadInput, match="do not fit"):
+    with pytest.raises(tb.BadInput, match="the model raised"):
         tb.bringup(model, (torch.randn(4, 7),), tt=False)
     with pytest.raises(tb.BadInput, match="frontend"):
         tb.bringup(model, (torch.randn(4, 32),), frontend="torchscript")

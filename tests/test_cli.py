@@ -85,7 +85,8 @@ def test_failing_stage_exits_1_and_keeps_what_it_has(tmp_path):
     (["bringup", "no_such_model"], "unknown model 'no_such_model'"),
     (["bringup", "missing.onnx"], "ONNX file not found"),
     (["bringup", "GARBAGE"], "is not a readable ONNX model"),
-    (["bringup", "mlp", "--input-shape", "4x7"], "do not fit the model"),
+    (["bringup", "mlp", "--input-shape", "4x7"], "the model raised RuntimeError: mat1 and mat2 shapes cannot be "
+                                                 "multiplied (4x7 and 32x64) at loader.py:14"),
     (["bringup", "mlp", "--input-shape", "4xa"], "is not a shape"),
     (["bringup", "mlp", "--frontend", "torchscript"], "invalid choice"),
     (["bringup", "mlp", "--op-by-op"], "--op-by-op and --chained need --run DEVICE"),

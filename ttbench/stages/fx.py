@@ -10,6 +10,7 @@ import itertools
 import operator
 import re
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -181,16 +182,44 @@ def check_inputs(model, inputs) -> None:
         return
 
     def eager():
-        with torch.no_grad():
-            model(*[x.clone() for x in inputs])
+        try:
+            with torch.no_grad():
+                model(*[x.clone() for x in inputs])
+        except Exception as exc:  # named with the user's line here: the traceback does not survive the fork
+            raise ModelRaised.of(exc) from None
 
     try:
         call_in_fork(eager, core.EAGER_TIMEOUT_S, "the model, run eagerly on the example inputs,")
     except ContainedFailure as exc:
         raise BadInput(f"{exc}: fix the model or its inputs") from None
-    except Exception as exc:
-        first = next((l for l in str(exc).splitlines() if l.strip()), type(exc).__name__)
-        raise BadInput(f"the example inputs do not fit the model ({type(exc).__name__}: {first[:200]})") from None
+    except ModelRaised as exc:
+        raise BadInput(exc.explain()) from None
+
+
+class ModelRaised(Exception):
+    """The user's forward raised when run eagerly: the exception's type and first line, and the innermost line of
+    the user's own code it passed through (file, `In[N]:line` for a notebook cell, and that line's code)."""
+
+    def __init__(self, kind: str, message: str, where: Optional[str], code: Optional[str]):
+        super().__init__(kind, message, where, code)
+        self.kind, self.message, self.where, self.code = kind, message, where, code
+
+    @classmethod
+    def of(cls, exc: BaseException) -> "ModelRaised":
+        frames = tuple(core.SourceLoc(f.filename, f.lineno or 0)
+                       for f in reversed(traceback.extract_tb(exc.__traceback__)))  # innermost first
+        loc = user_frame(frames)
+        first = next((line for line in str(exc).splitlines() if line.strip()), "")
+        return cls(type(exc).__name__, first.strip()[:300], loc.short if loc else None, loc.code() if loc else None)
+
+    def explain(self) -> str:
+        what = f"{self.kind}: {self.message}" if self.message else self.kind
+        if self.where is None:
+            return f"the model raised {what} inside torch (no line of your code on the way) when run on the " \
+                   f"example inputs: fix the model or its inputs"
+        code = f" (`{self.code}`)" if self.code else ""
+        return f"the model raised {what} at {self.where}{code} when run on the example inputs: fix the model or " \
+               f"its inputs"
 
 
 def capture_export(model, inputs: tuple, params: str):
