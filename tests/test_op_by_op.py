@@ -216,3 +216,12 @@ def test_an_op_with_uninitialized_output_is_skipped_not_called_a_compiler_failur
         assert report.skipped == {"aten.empty.memory_format": 1}
         assert "not run alone (no tensor result, or uninitialized memory): aten.empty.memory_format x1" in \
             report.summary()
+
+
+def test_first_failing_op_says_when_every_op_gets_through(zoo_bringup):
+    """Issue 29, item 8: it returned a bare None, which a notebook cell shows as nothing at all."""
+    b = zoo_bringup("mlp")
+    none = b.first_failing_op("stablehlo", progress=False)
+    assert not none  # `if b.first_failing_op(): ...` still reads as before
+    assert repr(none) == f"no failing op: each of the {none.unique_ops} unique ops gets through stablehlo on its own " \
+                         f"(cpu)" and none.unique_ops == len(b.op_by_op(progress=False).rows) > 3

@@ -21,6 +21,7 @@ from .io.export import stage_table, write_bringup
 from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .run.op_by_op import op_by_op
+from .run.results import NoFailingOp
 from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
@@ -143,8 +144,9 @@ class Bringup:
     def first_failing_op(self, stage: str = "ttnn", timeout: float = 30.0, progress: bool = True):
         """The first op, in graph order, that does not get through `stage` on its own ("ttnn": the Tenstorrent
         compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,
-        source lines, furthest stage, the compiler's error), or None when every op gets through. Confirms which
-        op broke a whole-graph stage by compiling ops alone, up to the first that fails."""
+        source lines, furthest stage, the compiler's error), or, when every op gets through, a NoFailingOp (false,
+        and shown as what was checked). Confirms which op broke a whole-graph stage by compiling ops alone, up to
+        the first that fails."""
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
@@ -152,7 +154,7 @@ class Bringup:
         report = op_by_op(self, device=devices[stage], timeout=timeout, progress=progress,
                           stop_at_first_failure=True)
         failed = report.failed()
-        return failed[0] if failed else None
+        return failed[0] if failed else NoFailingOp(stage, len(report.rows), report.device)
 
     def export(self, directory: str, extra_files: Optional[dict] = None) -> str:
         return write_bringup(self, directory, extra_files)

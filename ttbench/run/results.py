@@ -94,6 +94,23 @@ class OpRow:
     note: Optional[str] = None  # compile-only: why the unit's TTNN was not interpreted, or how it differs
 
 
+@dataclass(frozen=True)
+class NoFailingOp:
+    """first_failing_op's answer when every op gets through: false in a test (`if b.first_failing_op():`), and
+    saying what was checked when shown."""
+
+    stage: str
+    unique_ops: int
+    device: str
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return (f"no failing op: each of the {self.unique_ops} unique ops gets through {self.stage} on its own "
+                f"({self.device})")
+
+
 @dataclass
 class OpByOpReport:
     model: str
