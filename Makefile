@@ -34,7 +34,7 @@ system-deps:
 
 demo: setup
 	$(BIN)/ttbench bringup mobilenet_v2 --out $(OUT)/mobilenet_v2
-	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json)"
+	@echo "results: $(OUT)/mobilenet_v2 (one file per stage, manifest.json; the report: $(OUT)/mobilenet_v2/report.html)"
 
 test: setup wheel-check
 	$(BIN)/python -m pytest -q -ra --durations=15 tests --nbval-lax --nbval-sanitize-with notebooks/sanitize.cfg notebooks

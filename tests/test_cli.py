@@ -48,6 +48,8 @@ def test_inline_weights_go_to_a_separate_file_and_parse_back(tmp_path):
     out = tmp_path / "inline"
     r = run("bringup", "mlp", "--params", "inline", "--no-tt", "--out", str(out))
     assert r.returncode == 0, r.stderr
+    report = next(line for line in r.stdout.splitlines() if line.startswith("report: "))  # where to look next
+    assert report.split()[1] == str(out.resolve() / "report.html") and (out / "report.html").is_file()
     for stage in ("torchfx", "stablehlo"):
         ir_text = (out / f"{stage}.mlir").read_text()
         weights = (out / f"{stage}.weights.mlir").read_text()

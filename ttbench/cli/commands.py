@@ -13,7 +13,7 @@ from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw
 from ..fleet.results_db import default_path
 from ..io.atomic import check_file_target, write_text_atomic
-from ..io.export import check_export_target
+from ..io.export import REPORT, check_export_target
 from ..progress import ProgressLine
 from ..render.history_html import history_page
 from ..render.model_explorer import explorer_files, saved_files, serve_files
@@ -120,6 +120,7 @@ def cmd_bringup(args) -> int:
     if args.out:
         path = b.export(args.out, extra)
         print(f"wrote {path}")
+        print(f"report: {os.path.join(os.path.abspath(path), REPORT)} (every stage side by side; open it in a browser)")
         if args.explorer:
             print(f"Model Explorer graphs in {path}/explorer: `ttbench explore {path} --stage ttnn`")
     return 0 if b.ok and compared_ok else 1
