@@ -273,3 +273,17 @@ def test_module_tree_lists_parents_first_and_layers_in_natural_order(zoo_bringup
     in_layer0 = sum(1 for op in fx.ops if (op.module or "").startswith("encoder.layer.0"))
     row = re.search(r"<td title='encoder.layer.0'[^>]*><span class='tw'>[^<]*</span>0</td><td>(\d+)</td>", page)
     assert row and int(row.group(1)) == in_layer0
+
+
+def test_a_long_stage_error_is_cut_between_words_and_says_how_much_is_left():
+    """Issue 29, item 7: the stage table cut errors at 160 characters, in the middle of the location."""
+    from ttbench.io.export import clipped_error
+
+    location = "/home/someone/models/encoder/model_implementation.py:123"
+    error = (f"ttir: compiler failed: 'stablehlo.reduce_window' op could not be legalized to TTIR at {location} "
+             f"(in encoder.layer.0.attention) while lowering the whole graph of this model\nnote: see the log")
+    cut = clipped_error(error, limit=140)
+    assert cut.startswith("ttir: compiler failed") and location not in cut and "model_implementation" not in cut
+    assert cut.endswith(f"… (+{len(error) - cut.index(' …')} chars: the stage's .error)")
+    assert location in clipped_error(error, limit=200)  # whole, or not at all
+    assert clipped_error("short") == "short" and clipped_error(None) == ""

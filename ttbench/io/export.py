@@ -190,9 +190,24 @@ def _replace_dir(src: str, dst: str) -> None:
         os.rename(src, dst)
 
 
+TABLE_ERROR_CHARS = 200
+
+
+def clipped_error(error: str, limit: int = TABLE_ERROR_CHARS) -> str:
+    """An error's first line for a table: cut at a space (never inside a location or a name), and saying how much
+    more there is and where."""
+    text = (error or "").strip()
+    first = text.splitlines()[0] if text else ""
+    if len(first) > limit:
+        cut = first.rfind(" ", 0, limit)
+        first = first[:cut if cut > limit // 2 else limit]
+    rest = len(text) - len(first)
+    return f"{first} … (+{rest} chars: the stage's .error)" if rest > 0 else first
+
+
 def stage_table(b) -> str:
     rows = [("stage", "ok", "ops", "seconds", "error")]
     for name, s in b.stages.items():
-        rows.append((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", (s.error or "")[:160]))
+        rows.append((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", clipped_error(s.error)))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     return "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(4)) + "  " + r[4] for r in rows)
