@@ -272,3 +272,37 @@ def test_module_names_are_read_from_printed_locations_too():
     ops = parse_ops('func.func @main() {\n  %0 = ttir.empty() : tensor<1xf32> loc(#loc2)\n}\n'
                     '#loc1 = loc("m.py":3:0)\n#loc2 = loc("module[features.3]"(#loc1))\n')
     assert [op.module for op in ops] == ["features.3"]
+
+
+class LSTMModel(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 4, batch_first=True)
+
+    def forward(self, x):
+        return self.lstm(x)[0]
+
+
+class InPlaceSlice(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2
+        y[:, 0] += 1
+        return y.relu_()
+
+
+def test_stage_errors_keep_the_upstream_hint_the_users_line_the_pass_and_a_next_step():
+    """Issue 29, item 9: compiler messages kept only their first line, dropping what they say to do."""
+    lstm = tb.bringup(LSTMModel(), (torch.randn(1, 3, 4),), frontend="dynamo", tt=False)
+    line = LSTMModel.forward.__code__.co_firstlineno + 1
+    headline, *notes = lstm.stages["fx"].error.splitlines()
+    assert headline == f"fx: Attempted to wrap RNN, GRU, or LSTM (at test_capture.py:{line})"
+    assert "upstream hint: Set torch._dynamo.config.allow_rnn=True" in notes[0]
+    assert not any("report an issue" in n.lower() for n in notes)
+    inplace = tb.bringup(InPlaceSlice(), (torch.randn(2, 4),), frontend="dynamo", tt=False)
+    failed = next(s for s in inplace.stages.values() if not s.ok)
+    headline, *notes = failed.error.splitlines()
+    assert "'torch.aten." in headline and "_.Tensor' op" in headline and "test_capture.py:" in headline
+    assert any(n.strip().startswith("in the pass pipeline 'Lowering TorchFX IR -> Torch Backend IR'") for n in notes)
+    assert any("functionalize=True" in n for n in notes)
+    fixed = tb.bringup(InPlaceSlice(), (torch.randn(2, 4),), frontend="dynamo", tt=False, functionalize=True)
+    assert fixed.stages["stablehlo"].ok  # the next step it names works

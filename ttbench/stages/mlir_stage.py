@@ -78,9 +78,34 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
 
 
 def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> str:
+    """A stage's error: the headline (_headline: the stage, the first diagnostic with its op, where it points),
+    then, one per line, what the upstream message itself says to do (its "Hint:" lines), the pass that failed, and
+    ttbench's next step where one is known."""
+    headline = _headline(stage_name, message, node_kinds or {})
+    lines = [line.strip() for line in message.splitlines()]
+    user_code = next((i for i, line in enumerate(lines) if line == "from user code:"), None)
+    if user_code is not None and " (at " not in headline:  # dynamo's own pointer into the user's code
+        frame = next((m for m in (re.match(r'File "(.+)", line (\d+)', line) for line in lines[user_code + 1:]) if m),
+                     None)
+        if frame:
+            headline += f" (at {SourceLoc(frame.group(1), int(frame.group(2))).short})"
+    notes = [f"upstream hint: {line[len('Hint:'):].strip()}" for line in lines
+             if line.startswith("Hint:") and "report an issue" not in line.lower()]
+    failed_pass = next((m.group(1) for m in (re.match(r"^(.+ -> .+) failed$", line) for line in lines) if m), None)
+    if failed_pass and "bad_alloc" in message:
+        notes.append(f"ran out of memory in the pass pipeline {failed_pass!r}")
+    elif failed_pass:
+        notes.append(f"in the pass pipeline {failed_pass!r}")
+    if re.search(r"'torch\.aten\.\w+_\.\w+' op", headline):
+        notes.append("next step: torch-mlir takes no in-place op (its name ends in _): bring the model up with "
+                     "functionalize=True (dynamo frontend, `--functionalize`) or with the export frontend, which "
+                     "rewrite them out of place")
+    return headline + "".join(f"\n  {note}" for note in notes)
+
+
+def _headline(stage_name: str, message: str, node_kinds: dict) -> str:
     """One line: the stage, the first diagnostic (its op named), and where it points: the ONNX node (node_kinds:
     node name -> op type, for ONNX bringups) and the user's source line."""
-    node_kinds = node_kinds or {}
     lines = message.splitlines()
     for line in lines:  # the verifier's form: "error: LOC: 'op' op message"
         m = re.match(r"^error: (.+?): ('[\w.$]+' op .*)$", line.strip())
