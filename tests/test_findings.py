@@ -185,3 +185,20 @@ def test_ttnn_location_coverage_is_counted_the_same_way_for_every_frontend():
     onnx_torch = tb.bringup(model, inputs, frontend="onnx", tt=False).stages["torchfx"].text
     signature = next(line for line in onnx_torch.splitlines() if "func.func @main(" in line)
     assert 'loc("fc1.weight"(#loc' in signature  # the argument carries its first user's source line
+
+
+def test_export_reports_the_inplace_ops_it_functionalized_and_points_to_dynamo():
+    """Issue 29, item 3: with the default export frontend the fx stage showed 0 in-place ops for code using relu_()
+    and add_, with nothing saying torch.export rewrote them or that the dynamo frontend keeps them."""
+    b = tb.bringup(InPlace(), (torch.randn(2, 8),), frontend="export", tt=False)
+    found = b.findings.of("inplace", "fx")
+    by_line = {f.location.line: f for f in found if f.location}
+    relu, add = by_line[line_of("LINE_RELU")], by_line[line_of("LINE_ADD")]
+    assert relu.op == "aten.relu_.default" and add.op == "aten.add_.Tensor"
+    for f in (relu, add):
+        assert "functionalized by torch.export" in f.message and "frontend='dynamo'" in f.message
+        assert f.details["lineage"]["fx"]["status"] == "functionalized"
+        assert f.details["lineage"]["stablehlo"]["status"] == "functionalized"
+        marked = b.stages["fx"].ops[f.details["index"]]  # the op it became, which the view marks
+        assert marked.location == f.location and not marked.name.split(".")[1].endswith("_")
+    assert b.findings.summary()["fx"]["inplace"] == len(found) >= 3  # the count says what the code has

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import FindingKind, SourceLoc, Stage
+from ..core import FindingKind, Op, SourceLoc, Stage
 from ..stages.fx import fx_node_mutates
 from .findings import Finding
 from .op_kinds import needs_location
@@ -73,10 +73,11 @@ def analyze_inplace(bringup):
             continue
         ops = inplace_ops(stage)
         updates = _state_updates(stage)
-        findings.extend(updates)
-        columns[stage.name] = {"inplace": len(ops) + len(updates)}
         # Lineage stops at stablehlo: later stages have no notion of mutation and the line's ops are there.
         later = [s for s in stages[i + 1:] if s.name in ("torchfx", "stablehlo")]
+        rewritten = _functionalized_by_export(stage, later)
+        findings.extend(updates + rewritten)
+        columns[stage.name] = {"inplace": len(ops) + len(updates) + len(rewritten)}
         for op in ops:
             lin = lineage(op, later) if op.location else {}
             findings.append(Finding(
@@ -85,6 +86,26 @@ def analyze_inplace(bringup):
                                                           " (no source location to follow it by)"),
                 details={"index": op.index, "lineage": lin}))
     return findings, columns
+
+
+def _functionalized_by_export(stage: Stage, later: list) -> list:
+    """The in-place ops the model's code has and torch.export rewrote out of place before the fx stage (so that
+    stage shows none): one finding each, with what every stage has at its line, and the frontend that keeps them."""
+    out = []
+    for written in stage.meta.get("inplace_rewritten", ()):
+        loc = SourceLoc(written["file"], written["line"]) if written.get("file") else None
+        op = Op(index=-1, name=written["op"], location=loc)
+        lin = lineage(op, [stage] + later) if loc else {}
+        functional = ".".join(written["op"].split(".")[:2]).rstrip("_") + "."  # aten.add_.Tensor -> aten.add.
+        shown = next((o.index for o in stage.ops if loc and o.location == loc and o.name.startswith(functional)),
+                     None)  # the op it became, which the view marks
+        out.append(Finding(
+            kind=FindingKind.INPLACE, stage=stage.name, op=written["op"], location=loc,
+            message=f"{written['op']} in the model's code was functionalized by torch.export"
+                    + (f" -> {_describe(lin)}" if lin else " (no source location to follow it by)")
+                    + "; the dynamo frontend keeps in-place ops as written (frontend='dynamo')",
+            details={"index": shown, "lineage": lin, "functionalized_by": "torch.export"}))
+    return out
 
 
 def _state_updates(stage: Stage) -> list:

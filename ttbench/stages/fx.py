@@ -234,6 +234,7 @@ def capture_export(model, inputs: tuple, params: str):
     traced = tuple(x.to("meta") for x in inputs) if on_meta(model) else inputs
     program = torch.export.export(model, traced, strict=False)
     sites = _mutation_sites(program)  # before functionalization: the in-place ops as the model wrote them
+    functionalized = _inplace_ops_written(program)
     program = program.run_decompositions(get_decomposition_table())
     gm = program.graph_module
     if traced is not inputs:
@@ -264,7 +265,8 @@ def capture_export(model, inputs: tuple, params: str):
     stage.text = _graph_text(gm, arguments, "torch.export ExportedProgram (run_decompositions: torch-mlir table)") \
         + "\n# graph signature\n" + "\n".join("# " + l for l in str(program.graph_signature).splitlines()) + "\n"
     stage.ops = fx_ops(gm)
-    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "mutations": mutations, "signature": [
+    stage.meta = {"inlined": sorted(to_inline), "constants": constants, "mutations": mutations,
+                  "inplace_rewritten": functionalized, "signature": [
         {"placeholder": s.arg.name, "kind": s.kind.name, "target": s.target} for s in program.graph_signature.input_specs]}
     return stage, FxCapture(graph_module=to_import, arguments=arguments, values=values, shown=gm, weights=weights)
 
@@ -281,6 +283,21 @@ def _mutation_sites(program) -> dict:
                 and node.args[0].name in targets and fx_node_mutates(node):
             sites.setdefault(targets[node.args[0].name], (node_op_name(node), node.meta.get("stack_trace")))
     return sites
+
+
+def _inplace_ops_written(program) -> list:
+    """The in-place ops of the exported program before functionalization, on the model's own intermediate tensors
+    (those on graph inputs and buffers are its `mutations`): [{"op", "file", "line"}]. torch.export rewrites them
+    out of place, so the fx stage shows none of them; the model still has them."""
+    out = []
+    for node in program.graph_module.graph.nodes:
+        if node.op != "call_function" or not fx_node_mutates(node):
+            continue
+        if node.args and isinstance(node.args[0], torch.fx.Node) and node.args[0].op == "placeholder":
+            continue  # an update of an input or buffer: reported with the mutations
+        loc = user_frame(frames_from_stack_trace(node.meta.get("stack_trace")))
+        out.append({"op": node_op_name(node), "file": loc.file if loc else None, "line": loc.line if loc else None})
+    return out
 
 
 def _mutations(program, sites: dict) -> list:
