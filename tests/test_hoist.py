@@ -131,3 +131,29 @@ def test_hoisting_next_to_regions_with_their_own_block_arguments():
     assert "stablehlo.reduce_window" in {op.name for op in b.stages["stablehlo"].ops}
     assert [t.name for t in b.hoisted.tensors] == ["conv.weight"]
     assert b.run().ok
+
+
+class _Table(__import__("torch").nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch = __import__("torch")
+        self.table = torch.randn(64, 64)  # a plain tensor attribute: a constant, not a parameter
+        self.fc = torch.nn.Linear(64, 64)
+
+    def forward(self, x):
+        return self.fc(x) @ self.table  # LINE_TABLE
+
+
+def test_a_hoisted_constant_keeps_its_name_and_line_and_shows_as_a_table():
+    """Issue 29, item 8: hoisted tensors carried no line, and Hoisted showed as a raw repr full of arrays."""
+    torch = __import__("torch")
+    b = tb.bringup(_Table(), (torch.randn(8, 64),), tt=False, hoist={"min_numel": 1000})
+    line = _Table.forward.__code__.co_firstlineno + 1
+    table = next(t for t in b.hoisted.tensors if t.name == "table")
+    assert table.location == f"test_hoist.py:{line}" and table.role == "constant"
+    finding = next(f for f in b.findings.of("constant", "torchfx") if "table" in f.message)
+    assert finding.location.short == table.location  # the finding and the hoist name the same tensor alike
+    shown = repr(b.hoisted)
+    assert shown.startswith("Hoisted 1 constant(s) of more than 1000 elements (16.0 KiB) out of stablehlo")
+    assert f"table  constant  64x64  f32    16.0 KiB  test_hoist.py:{line}  %arg" in shown
+    assert "array(" not in shown and len(shown.splitlines()) == 3

@@ -20,7 +20,8 @@ import numpy as np
 from .analysis.constants import digest
 from .core import ArgInfo, BadInput, InternalError, Stage, StageName
 from .ir.dialects import CONSTANT_VALUE_ATTRS
-from .ir.locations import location_name
+from .analysis.findings import human_bytes
+from .ir.locations import LocTable, location_name, user_frame
 from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
 from .proc.client import shared_client
 from .stages.mlir_stage import clone_module, full_text, mlir_stage
@@ -48,8 +49,20 @@ class Hoisted:
     to: str
     min_numel: int
     tensors: list  # HoistedTensor, in argument order
-    weights: dict = field(default_factory=dict)  # name -> numpy array
-    original_module: object = None  # the module before hoisting (left as it was)
+    weights: dict = field(default_factory=dict, repr=False)  # name -> numpy array
+    original_module: object = field(default=None, repr=False)  # the module before hoisting (left as it was)
+
+    def __repr__(self) -> str:
+        """What moved out and where to: a table, not the arrays."""
+        rows = [("name", "role", "shape", "dtype", "bytes", "line", "now")]
+        rows += [(t.name, t.role, "x".join(map(str, t.shape)) or "scalar", t.dtype, human_bytes(t.nbytes),
+                  t.location or "-", t.target) for t in self.tensors]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        table = "\n".join("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+        where = "@main's arguments" if self.to == "args" else "ml_program globals"
+        return (f"Hoisted {len(self.tensors)} constant(s) of more than {self.min_numel} elements "
+                f"({human_bytes(sum(t.nbytes for t in self.tensors))}) out of {self.stage.name} into {where}:\n"
+                + table)
 
     @property
     def original_text(self) -> str:
@@ -154,6 +167,7 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
             wname, role = weight_names.get(digest(np.ascontiguousarray(array).tobytes()), (None, "constant"))
             cname = _unique(wname or location_name(operation.location) or f"const_{len(tensors)}", weights)
             weights[cname] = array
+            line = _source_line(operation.location)
             result = operation.results[0]
             if to == "args":
                 target = f"%arg{len(block.arguments)}"
@@ -163,10 +177,18 @@ def _hoist_in_place(module, min_numel: int, to: str, mutable: bool, weight_names
                 _replace_by_global(module, operation, cname, mutable, CONSTANT_VALUE_ATTRS[name])
             operation.erase()
             tensors.append(HoistedTensor(cname, role, tuple(facts.shape), facts.dtype, array.nbytes, name,
-                                         None, target))
+                                         line, target))
         if to == "args" and tensors:
             _update_signature(main, block)
     return tensors, weights
+
+
+def _source_line(location) -> Optional[str]:
+    """`file.py:14` of the user's line an op's location names, else None."""
+    text = str(location)
+    frames = LocTable("").frames(text[4:-1]) if text.startswith("loc(") and text.endswith(")") else ()
+    loc = user_frame(frames)
+    return loc.short if loc else None
 
 
 def _update_signature(func, block) -> None:
