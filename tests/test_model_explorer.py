@@ -212,3 +212,17 @@ def test_netron_page_draws_the_model_and_reaches_nothing_else(zoo_bringup):
         assert server.served.refused() == []
     finally:
         tb.netron_stop()
+
+
+def test_export_from_python_writes_the_explorer_files_too(zoo_bringup, tmp_path):
+    """Issue 29, item 8: only the CLI's --explorer could write them; b.export(dir, explorer=True) now does, and
+    `ttbench explore DIR` serves what it wrote."""
+    b = zoo_bringup("mlp", "export", "args", False)
+    b.export(str(tmp_path / "mlp"), explorer=True)
+    names = sorted(os.listdir(tmp_path / "mlp" / "explorer"))
+    assert names == ["fx.findings.json", "fx.json", "stablehlo.findings.json", "stablehlo.json",
+                     "torchfx.findings.json", "torchfx.json"]
+    graph = json.loads((tmp_path / "mlp" / "explorer" / "stablehlo.json").read_text())
+    assert len(graph["graphs"][0]["nodes"]) == len(b.stages["stablehlo"].ops)
+    b.export(str(tmp_path / "plain"))
+    assert not (tmp_path / "plain" / "explorer").exists()

@@ -53,6 +53,9 @@ class Bringup:
     _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
     save_html = view_method("Bringup.save_html",
                             "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
+    explorer_files = view_method("Bringup.explorer_files",
+                                 "explorer_files(report=None): Model Explorer's graph and overlay files of every "
+                                 "stage, by their path in an export folder (explorer/<stage>.json, ...).")
 
     def __post_init__(self):
         self.frontend, self.params = Frontend(self.frontend), ParamsMode(self.params)
@@ -156,7 +159,13 @@ class Bringup:
         failed = report.failed()
         return failed[0] if failed else NoFailingOp(stage, len(report.rows), report.device)
 
-    def export(self, directory: str, extra_files: Optional[dict] = None) -> str:
+    def export(self, directory: str, extra_files: Optional[dict] = None, explorer: bool = False,
+               report=None) -> str:
+        """Every stage's IR, manifest.json, the weights and report.html into `directory` (atomically); with
+        `explorer`, Model Explorer's graphs and overlays too (`ttbench explore DIR` serves them; `report`: an
+        op-by-op report or stage comparison to overlay)."""
+        if explorer:
+            extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
         return write_bringup(self, directory, extra_files)
 
     def table(self) -> str:

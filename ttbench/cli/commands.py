@@ -16,7 +16,7 @@ from ..io.atomic import check_file_target, write_text_atomic
 from ..io.export import REPORT, check_export_target
 from ..progress import ProgressLine
 from ..render.history_html import history_page
-from ..render.model_explorer import explorer_files, saved_files, serve_files
+from ..render.model_explorer import saved_files, serve_files
 from ..run.devices import device
 from ..targets import load_target
 from .args import parse_compare, parse_dims, parse_hoist, parse_shape
@@ -115,10 +115,8 @@ def cmd_bringup(args) -> int:
         extra["stage_compare.json"] = comparison.to_json() + "\n"
         compared_ok = compared_ok and comparison.ok
         op_report = op_report or comparison  # the explorer overlays it on the later stage
-    if args.explorer:
-        extra.update(explorer_files(b, report=op_report))
     if args.out:
-        path = b.export(args.out, extra)
+        path = b.export(args.out, extra, explorer=args.explorer, report=op_report)
         print(f"wrote {path}")
         print(f"report: {os.path.join(os.path.abspath(path), REPORT)} (every stage side by side; open it in a browser)")
         if args.explorer:

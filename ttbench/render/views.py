@@ -14,7 +14,7 @@ from ..io.atomic import write_text_atomic
 from ..run.results import FURTHEST_STAGES, OP_COLUMNS
 from .bringup_html import render_bringup, standalone
 from .graph import stage_graph as draw
-from .model_explorer import serve
+from .model_explorer import explorer_files, serve
 from .netron_view import show
 from .tables import html_table
 
@@ -212,6 +212,7 @@ VIEWS.update({
     "Stage.graph": stage_graph,
     "Stage.netron": stage_netron,
     "Stage.explorer": stage_explorer,
+    "Bringup.explorer_files": explorer_files,
     "FindingsSummary._repr_html_": summary_repr_html,
     "RunResult._repr_html_": run_result_repr_html,
     "OpByOpReport._repr_html_": op_by_op_repr_html,
