@@ -220,6 +220,7 @@ class StageMeta(TypedDict, total=False):
     inlined: list  # fx: weights inlined as constants (params="inline")
     constants: Any  # fx: the graph's tensor constants
     mutations: list  # fx: inputs and buffers the graph updates in place
+    inplace_rewritten: list  # fx (export): in-place ops of the model's code torch.export rewrote out of place
     signature: list  # fx: the exported program's input specs
     aten_ops: int  # fx (dynamo): ops after decomposition to aten
 
