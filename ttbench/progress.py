@@ -17,10 +17,51 @@ def in_notebook() -> bool:
 
 
 def bar(total: int, desc: str, enabled: bool = True):
-    """A tqdm.auto bar (a widget in notebooks, a line on stderr elsewhere) that goes away when closed."""
+    """A progress bar that goes away when closed: a widget in notebooks (NotebookBar), a line on stderr elsewhere."""
+    if enabled and in_notebook():
+        return NotebookBar(total, desc)
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, disable=not enabled, leave=False)
+
+
+class NotebookBar:
+    """tqdm's notebook widget, with two things tqdm leaves undone: its elapsed time ticks while a step is silent
+    (a stage can take 35 s with no update), and when it closes, finished or not, it leaves nothing behind, not even
+    in the saved notebook (tqdm keeps an unfinished bar on screen in red, and the cell's saved output kept the
+    first "0%" text of every bar)."""
+
+    TICK_S = 1.0
+
+    def __init__(self, total: int, desc: str):
+        from IPython.display import display
+        from tqdm.notebook import tqdm
+
+        self.tqdm = tqdm(total=total, desc=desc, leave=False, display=False)
+        self.handle = display(self.tqdm.container, display_id=True)
+        self.stopped = threading.Event()
+        threading.Thread(target=self._tick, name="ttbench-progress", daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(self.TICK_S):
+            self.tqdm.refresh()
+
+    def __getattr__(self, name):  # update, set_description, set_postfix_str, n, total: tqdm's own
+        return getattr(self.tqdm, name)
+
+    def close(self) -> None:
+        if self.stopped.is_set():
+            return
+        self.stopped.set()
+        self.tqdm.total = self.tqdm.n  # so tqdm closes the widget instead of keeping it as a red "failed" bar
+        self.tqdm.close()
+        self.handle.update({"text/plain": ""}, raw=True)  # the saved output: nothing, not the first "0%"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class StageBar:

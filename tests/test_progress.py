@@ -1,0 +1,28 @@
+"""Progress in a real notebook kernel (issue 29, item 6): a bar's elapsed time ticks while a step is silent, and a
+closed bar, finished or not, leaves nothing in the cell's saved output."""
+import json
+
+import nbformat
+from nbclient import NotebookClient
+
+CELL = """
+import time
+from ttbench.progress import bar
+
+slow = bar(3, "slow stage")
+slow.update(1)
+time.sleep(2.6)  # a stage that reports nothing for a while
+slow.close()  # unfinished, as when the input check fails
+print("done")
+"""
+
+
+def test_a_notebook_bar_ticks_while_silent_and_leaves_nothing_when_closed():
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
+    NotebookClient(notebook, timeout=240, kernel_name="python3").execute()
+    outputs = notebook.cells[0].outputs
+    assert [o.get("text") for o in outputs if o.output_type == "stream"] == ["done\n"]
+    saved = [o for o in outputs if o.output_type == "display_data"]
+    assert saved and all(o.data == {"text/plain": ""} for o in saved), saved  # no "0%" left behind
+    state = json.dumps(notebook.metadata.get("widgets", {}))
+    assert "00:02" in state, "the elapsed time never ticked past the last update"  # 1/3 [00:02<...]
