@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance lab clean
+.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks lab clean
 
 setup: $(STAMP)
 
@@ -90,6 +90,12 @@ sweep: setup
 # for how long it takes; `make test` runs a fixed sample of them against the committed table).
 conformance: setup
 	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs
+
+# Re-execute every notebook in place (their saved outputs are what a reader sees on GitHub; tests/
+# test_notebooks_clean.py checks them for warnings, machine paths and progress bars).
+notebooks: setup
+	cd notebooks && for nb in *.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	  --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; done
 
 # JupyterLab on 127.0.0.1 with the notebooks.
 # Loopback only; as root (containers) Jupyter refuses to start without --allow-root.

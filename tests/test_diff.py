@@ -131,3 +131,17 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path):
         r = ttbench("diff", *args)
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_changed_constants_read_as_a_list_of_shapes_and_values():
+    """Issue 29, item 7: ReLU -> GELU in StableHLO was one paragraph of 17 `% = stablehlo.constant dense<...>`
+    fragments; now a count per line, then one constant per line (shape and value), a few per side."""
+    d = tb.diff(_net(tt=False), _net(gelu=True, tt=False))
+    text = d.text()
+    lines = text.splitlines()
+    head = next(i for i, l in enumerate(lines) if l.startswith(f"  constants at {SECOND_BLOCK}: "))
+    assert lines[head].endswith(": 0 removed, 17 added")  # (ReLU's 0 stays: the first block still uses it)
+    listed = lines[head + 1:head + 8]
+    assert "    + 2x16xf32 = 0.5 (every element)" in listed  # GELU's 0.5 * x * (...)
+    assert listed[-1] == "    + ... 11 more (--unified shows them)"
+    assert "% =" not in text and "stablehlo.constant dense<" not in text

@@ -1,6 +1,8 @@
 """An IRDiff (compare.py) as text: the summary lines the CLI prints, the notebook view lists and CI logs keep."""
 from __future__ import annotations
 
+import re
+
 
 def _fmt_counts(counts: dict) -> str:
     return " + ".join(f"{n}× {k}" if n > 1 else k for k, n in sorted(counts.items())) or "nothing"
@@ -13,6 +15,27 @@ def _fmt_budget(col: str, pair: tuple) -> str:
     if col in ("embedded_bytes", "constant_bytes", "weights_inlined_bytes") and isinstance(a, int) and isinstance(b, int):
         return f"{col} {a:,} -> {b:,} B ({b - a:+,})"
     return f"{col} {a} -> {b}"
+
+
+CONSTANTS_SHOWN = 6  # per side and line; the unified diff has every one
+_CONSTANT_RE = re.compile(r"dense<(.*)>\s*:\s*tensor<([^>]*)>")
+
+
+def _fmt_constant(text: str) -> str:
+    """`% = stablehlo.constant dense<2.000000e+00> : tensor<2x8xf32>` -> `2x8xf32 = 2 (every element)`."""
+    m = _CONSTANT_RE.search(text)
+    if not m:
+        return text.replace("% = ", "").strip()
+    value, shape = m.group(1).strip(), m.group(2)
+    if value.startswith('"0x'):
+        return f"{shape} (values in hex, {(len(value) - 3) // 2} bytes)"
+    if value.startswith("["):
+        return f"{shape} = {value[:60]}{' ...' if len(value) > 60 else ''}"
+    try:
+        value = f"{float(value):g}"
+    except ValueError:
+        pass
+    return f"{shape} = {value}" + (" (every element)" if "x" in shape or shape[:1].isdigit() else "")
 
 
 def summary_lines(d) -> list:
@@ -39,8 +62,11 @@ def summary_lines(d) -> list:
         for m in s.moved:
             lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
         for c in s.constants:
-            lines.append(f"  constant at {c['line']}: {'; '.join(c['removed']) or 'none'} became "
-                         f"{'; '.join(c['added']) or 'none'}")
+            lines.append(f"  constants at {c['line']}: {len(c['removed'])} removed, {len(c['added'])} added")
+            for sign, constants in (("-", c["removed"]), ("+", c["added"])):
+                lines += [f"    {sign} {_fmt_constant(text)}" for text in constants[:CONSTANTS_SHOWN]]
+                if len(constants) > CONSTANTS_SHOWN:
+                    lines.append(f"    {sign} ... {len(constants) - CONSTANTS_SHOWN} more (--unified shows them)")
         if s.histogram:
             lines.append("  op counts: " + ", ".join(f"{n} {x}->{y}" for n, (x, y) in list(s.histogram.items())[:8])
                          + (" ..." if len(s.histogram) > 8 else ""))
