@@ -18,15 +18,18 @@ def _fmt_budget(col: str, pair: tuple) -> str:
 
 
 CONSTANTS_SHOWN = 6  # per side and line; the unified diff has every one
-_CONSTANT_RE = re.compile(r"dense<(.*)>\s*:\s*tensor<([^>]*)>")
+_CONSTANT_RE = re.compile(r"(dense|weights)<(.*?)>\s*:\s*tensor<([^>,]*)")
 
 
 def _fmt_constant(text: str) -> str:
-    """`% = stablehlo.constant dense<2.000000e+00> : tensor<2x8xf32>` -> `2x8xf32 = 2 (every element)`."""
+    """`% = stablehlo.constant dense<2.000000e+00> : tensor<2x8xf32>` -> `2x8xf32 = 2 (every element)`; a weight
+    the printer elided (`weights<sha1>`) -> `32x32xf32 = weight 4f747dd370e0`."""
     m = _CONSTANT_RE.search(text)
     if not m:
         return text.replace("% = ", "").strip()
-    value, shape = m.group(1).strip(), m.group(2)
+    kind, value, shape = m.group(1), m.group(2).strip(), m.group(3).strip()
+    if kind == "weights":
+        return f"{shape} = weight {value}"
     if value.startswith('"0x'):
         return f"{shape} (values in hex, {(len(value) - 3) // 2} bytes)"
     if value.startswith("["):
