@@ -287,3 +287,17 @@ def test_a_long_stage_error_is_cut_between_words_and_says_how_much_is_left():
     assert cut.endswith(f"… (+{len(error) - cut.index(' …')} chars: the stage's .error)")
     assert location in clipped_error(error, limit=200)  # whole, or not at all
     assert clipped_error("short") == "short" and clipped_error(None) == ""
+
+
+def test_the_findings_summary_fits_a_cell_and_keeps_the_rest_one_click_away(zoo_bringup):
+    """Issue 29, item 7: the summary had 16 columns, coverage off screen; now nine at a glance, then every column
+    and what each means under a <details>."""
+    from ttbench.analysis.findings import SUMMARY_COLUMNS
+
+    page = zoo_bringup("mlp").findings.summary()._repr_html_()
+    glance, rest = page.split("<details>", 1)
+    heads = re.findall(r"<th[^>]*>([^<]+)</th>", glance)
+    assert heads == ["stage", "status", "ops", "inplace", "verifier", "constants", "constant_bytes",
+                     "weights_inlined", "coverage"]
+    assert all(f"<dt>{name}</dt>" in rest for name in SUMMARY_COLUMNS)
+    assert "<dd>located / locatable</dd>" in rest and len(re.findall(r"<th[ >]", rest)) == len(SUMMARY_COLUMNS)

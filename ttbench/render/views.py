@@ -62,8 +62,21 @@ def stage_explorer(stage, report=None, port: int = 0, height: int = 700):
 
 # --- findings, runs -------------------------------------------------------------------------------------------
 
+# What a notebook cell shows at first, without scrolling sideways; the rest is one click away.
+SUMMARY_AT_A_GLANCE = ("stage", "status", "ops", "inplace", "verifier", "constants", "constant_bytes",
+                       "weights_inlined", "coverage")
+
+
 def summary_repr_html(summary) -> str:
-    return html_table(list(SUMMARY_COLUMNS), summary._cells(), cls="ttbench-summary", titles=SUMMARY_COLUMNS)
+    columns = list(SUMMARY_COLUMNS)
+    cells = summary._cells()
+    shown = [columns.index(c) for c in SUMMARY_AT_A_GLANCE]
+    glance = html_table(list(SUMMARY_AT_A_GLANCE), [[row[i] for i in shown] for row in cells],
+                        cls="ttbench-summary", titles=SUMMARY_COLUMNS)
+    legend = "".join(f"<dt>{html.escape(c)}</dt><dd>{html.escape(meaning)}</dd>" for c, meaning in SUMMARY_COLUMNS.items())
+    return (glance + f"<details><summary>all {len(columns)} columns, and what each means</summary>"
+            + html_table(columns, cells, cls="ttbench-summary", titles=SUMMARY_COLUMNS)
+            + f"<dl class='ttbench-legend'>{legend}</dl></details>")
 
 
 def run_result_repr_html(r) -> str:
