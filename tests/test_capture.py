@@ -306,3 +306,18 @@ def test_stage_errors_keep_the_upstream_hint_the_users_line_the_pass_and_a_next_
     assert any("functionalize=True" in n for n in notes)
     fixed = tb.bringup(InPlaceSlice(), (torch.randn(2, 4),), frontend="dynamo", tt=False, functionalize=True)
     assert fixed.stages["stablehlo"].ok  # the next step it names works
+
+
+class Diagonal(torch.nn.Module):
+    def forward(self, x):
+        return torch.einsum("bii->bi", x)
+
+
+def test_a_constant_the_compiler_could_not_convert_is_named_by_the_op_that_uses_it():
+    """Issue 29, item 9: torch-mlir says "failed to legalize operation 'torch.constant.int'" when the op using the
+    constant (here einsum's aten.diagonal) has no lowering; the error now leads with that op."""
+    b = tb.bringup(Diagonal(), (torch.randn(2, 4, 4),), tt=False)
+    line = f"test_capture.py:{Diagonal.forward.__code__.co_firstlineno + 1}"
+    headline = b.stages["stablehlo"].error.splitlines()[0]
+    assert headline == (f"stablehlo: torch.aten.diagonal at {line} was not lowered (torch-mlir names only an operand "
+                        f"it could not convert: failed to legalize operation 'torch.constant.int')"), headline

@@ -410,7 +410,9 @@ def _run_step(result: Bringup, options: BringupOptions, stage_name: str, step, a
             onnx_stage = stages.get("onnx")
             node_kinds = {op.attrs["node"]: op.name.removeprefix("onnx.") for op in onnx_stage.ops} \
                 if onnx_stage is not None and onnx_stage.ok else {}
-            error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__, node_kinds)
+            previous = next((s for s in reversed(stages.values()) if s.ok), None)
+            error = compiler_error(stage_name, str(exc) if str(exc).strip() else type(exc).__name__, node_kinds,
+                                   previous.ops if previous is not None else ())
             if options.strict:
                 raise StageFailed(error) from exc
         meta = StageMeta(traceback=traceback.format_exc(limit=-12 if internal else -8))

@@ -77,11 +77,13 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> str:
+def compiler_error(stage_name: str, message: str, node_kinds: dict = None, previous_ops: list = ()) -> str:
     """A stage's error: the headline (_headline: the stage, the first diagnostic with its op, where it points),
     then, one per line, what the upstream message itself says to do (its "Hint:" lines), the pass that failed, and
-    ttbench's next step where one is known."""
+    ttbench's next step where one is known. `previous_ops`: the previous stage's ops, to name the real op when the
+    compiler names only a constant it could not convert."""
     headline = _headline(stage_name, message, node_kinds or {})
+    headline = _lead_with_the_op(headline, message, previous_ops)
     lines = [line.strip() for line in message.splitlines()]
     user_code = next((i for i, line in enumerate(lines) if line == "from user code:"), None)
     if user_code is not None and " (at " not in headline:  # dynamo's own pointer into the user's code
@@ -101,6 +103,32 @@ def compiler_error(stage_name: str, message: str, node_kinds: dict = None) -> st
                      "functionalize=True (dynamo frontend, `--functionalize`) or with the export frontend, which "
                      "rewrite them out of place")
     return headline + "".join(f"\n  {note}" for note in notes)
+
+
+_BOOKKEEPING = re.compile(r"'(torch\.constant\.\w+|torch\.prim\.\w+)'")
+
+
+def _lead_with_the_op(headline: str, message: str, previous_ops: list) -> str:
+    """torch-mlir reports "failed to legalize operation 'torch.constant.int'" when the op that uses the constant has
+    no lowering: the constant is only the first illegal op it met. Lead with the op(s) at that line that use a
+    constant of that value (the previous stage's ops; every op there that is not bookkeeping if none does)."""
+    bookkeeping = _BOOKKEEPING.search(headline)
+    where = re.search(r"\(at ([^,)]+)\)", headline)
+    if not bookkeeping or not where or "failed to legalize" not in headline:
+        return headline
+    at_line = [op for op in previous_ops if op.location is not None and op.location.short == where.group(1)]
+    value = re.search(r"value = ([^ :>]+)", message)
+    names = {m.group(1) for op in at_line if op.name == bookkeeping.group(1)
+             for m in [re.match(r"(%[\w.$-]+) = \S+ (\S+)$", op.text.strip())]
+             if m and value and m.group(2) == value.group(1)}
+    real = [op for op in at_line if not op.name.startswith(("torch.constant.", "torch.prim."))]
+    users = [op for op in real if any(re.search(re.escape(n) + r"\b(?![\w.$-])", op.text) for n in names)] or real
+    users = list(dict.fromkeys(op.name for op in users))
+    if not users:
+        return headline
+    stage, _, rest = headline.partition(": ")
+    return (f"{stage}: {' or '.join(users)} at {where.group(1)} was not lowered (torch-mlir names only an operand it "
+            f"could not convert: {rest.replace(f' (at {where.group(1)})', '')})")
 
 
 def _headline(stage_name: str, message: str, node_kinds: dict) -> str:
