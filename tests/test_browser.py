@@ -108,6 +108,20 @@ def test_selecting_a_module_lights_its_ops_and_hidden_panes_give_their_width(two
         assert not page.errors
 
 
+def test_the_report_shows_the_stage_panes_above_the_fold_and_plots_below_them(two_mlps, tmp_path):
+    """Issue 29, item 4: in report.html at 1440x900 the stage panes started below the fold, under the plots."""
+    path = two_mlps[0].save_html(str(tmp_path / "report.html"))  # what `bringup --out` writes, plots and all
+    with browser_page() as page:
+        page.goto("file://" + path)
+        view = page.locator("div.ttb").nth(0)
+        first_pane = view.locator("section.pane").first.bounding_box()
+        assert first_pane["y"] < 900 - 100, first_pane  # a pane's header and its first ops are on the first screen
+        plots = view.locator("details.plots")
+        assert plots.count() == 1 and plots.bounding_box()["y"] > first_pane["y"]  # folded, after the panes
+        assert plots.get_attribute("open") is None
+        screenshot(page, "report_first_screen.png")
+
+
 def test_static_anchors_work_without_javascript(two_mlps):
     first, second, path = two_mlps
     html_text = open(path).read()
@@ -163,6 +177,47 @@ def _run_all_cells(page, attempts: int = 8) -> None:
     raise AssertionError(f"JupyterLab never started running the notebook (dialogs it showed: {dialogs})")
 
 
+CELL_MODEL = """import torch
+
+
+class CellNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return torch.relu(y) * 2  # CELL_LINE
+
+
+cell = tb.bringup(CellNet(), (torch.randn(2, 16),), name="cellnet")
+cell"""
+CELL_LINE = next(i for i, l in enumerate(CELL_MODEL.splitlines(), 1) if l.endswith("# CELL_LINE"))
+
+
+def _a_model_from_a_cell_reads_well(page, view):
+    """Issue 29, items 1 and 4: the model defined in cell 3 shows its code in the source pane (In[3]:N, not a
+    hashed file name with no code), a selected line lights its ops in every stage, and at 1280x800 the code reads
+    left to right, the per-stage counts are in view, and every stage pane is at least 300 px wide (the row of
+    panes scrolls sideways instead of squeezing them)."""
+    row = view.locator("tr[data-k]").filter(has_text=f"In[3]:{CELL_LINE}")
+    code = row.locator("code")
+    assert code.inner_text() == "return torch.relu(y) * 2  # CELL_LINE"
+    assert code.evaluate("e => getComputedStyle(e.closest('td')).textAlign") == "left"
+    row.locator("a").first.click()
+    selected = _selected(view)
+    assert list(selected) == ["fx", "torchfx", "stablehlo", "ttir", "ttnn"] and all(selected.values()), selected
+    view.scroll_into_view_if_needed()
+    source = view.locator("details.src").bounding_box()
+    for stage in ("fx", "ttnn"):  # the counts: within the source pane's box, not scrolled off to the right
+        head = view.locator("details.src th", has_text=stage).first.bounding_box()
+        assert source["x"] <= head["x"] and head["x"] + head["width"] <= source["x"] + source["width"], (stage, head)
+    widths = [p.bounding_box()["width"] for p in view.locator("section.pane").all()]
+    assert len(widths) == 5 and min(widths) >= 299, widths
+    view.locator("section.pane").first.scroll_into_view_if_needed()
+    screenshot(page, "jupyterlab_cell_model_1280x800.png")
+
+
 def test_following_a_line_inside_jupyterlab(tmp_path):
     """The same in a real JupyterLab: a notebook that shows two bringups is run there; JupyterLab swallows in-page
     links, so the view's script has to do the following itself."""
@@ -171,24 +226,27 @@ def test_following_a_line_inside_jupyterlab(tmp_path):
     from browser import jupyterlab
 
     cells = ['import ttbench as tb\nm, x = tb.models.load("mlp")\nfirst = tb.bringup(m, x, name="mlp")\nfirst',
-             'second = tb.bringup(m, x, frontend="dynamo", name="mlp")\nsecond']
+             'second = tb.bringup(m, x, frontend="dynamo", name="mlp")\nsecond',
+             CELL_MODEL]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, str(tmp_path / "two_views.ipynb"))
     with jupyterlab(str(tmp_path)) as (url, token), browser_page() as page:
         page.set_default_timeout(60_000)
+        page.set_viewport_size({"width": 1280, "height": 800})  # a laptop's JupyterLab
         page.goto(f"{url}/lab/tree/two_views.ipynb?token={token}")
         page.locator(".jp-Notebook .jp-Cell").first.wait_for()
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
         _run_all_cells(page)
         try:
-            page.locator("div.ttb.js").nth(1).wait_for(timeout=240_000)
+            page.locator("div.ttb.js").nth(2).wait_for(timeout=300_000)
         except Exception:
             screenshot(page, "jupyterlab_failed.png")
             outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
-            raise AssertionError(f"the two views did not come up in JupyterLab; outputs: {outputs}") from None
+            raise AssertionError(f"the three views did not come up in JupyterLab; outputs: {outputs}") from None
         views = page.locator("div.ttb")
-        assert views.count() == 2
+        assert views.count() == 3
+        _a_model_from_a_cell_reads_well(page, views.nth(2))
         before_url = page.url
         views.nth(1).locator("tr[data-k]").filter(has_text=f"loader.py:{LINE}").locator("a").first.click()
         assert page.url == before_url  # the link was followed by the view, not by JupyterLab

@@ -35,10 +35,10 @@ FOLDED_OP_CHARS = 100
 
 CSS = """
 .ttb{font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:13px;color:#1f2328}
-.ttb table{border-collapse:collapse;margin:4px 0}.ttb td,.ttb th{border:1px solid #d0d7de;padding:2px 6px;text-align:left}
+.ttb table{border-collapse:collapse;margin:4px 0}.ttb td,.ttb th{border:1px solid #d0d7de;padding:2px 6px;text-align:left!important;vertical-align:top}
 .ttb .legend span{display:inline-block;margin-right:12px}.ttb .chip{display:inline-block;width:10px;height:10px;margin-right:4px}
-.ttb .panes{display:flex;gap:6px;align-items:flex-start}
-.ttb .pane{flex:1 1 0;min-width:160px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
+.ttb .panes{display:flex;gap:6px;align-items:flex-start;overflow-x:auto}
+.ttb .pane{flex:1 0 300px;min-width:300px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
 .ttb .pane h3{margin:0;padding:4px 8px;background:#f6f8fa;font-size:13px}
 .ttb .pane pre{position:relative}.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
 .ttb .op{display:block;white-space:pre}.ttb .op:target,.ttb tr:target{background:#fff8c5;outline:1px solid #d4a72c}
@@ -51,7 +51,7 @@ CSS = """
 .ttb .failed{color:#cf222e}.ttb .nav{display:flex;gap:8px;margin:8px 0;align-items:flex-start}
 .ttb .src{flex:3 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
 .ttb .mods{flex:2 1 0;min-width:0;border:1px solid #d0d7de;border-radius:4px;max-height:40vh;overflow:auto}
-.ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;color:#24292f}
+.ttb .src code{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre!important;color:#24292f}
 .ttb .src tr,.ttb .mods tr,.ttb .op{cursor:pointer}.ttb tr.sel td{background:#ddf4ff}
 .ttb .op.sel{background:#ddf4ff;box-shadow:inset 0 0 0 1px #54aeff}
 .ttb .tw{display:inline-block;width:12px;color:#57606a}.ttb tr.hid{display:none}
@@ -128,10 +128,11 @@ def _source_pane(b, lines, repeats, code) -> str:
             idx = per_stage.get(n)
             first = repeats[n].twin(idx[0]) if idx and n in repeats else (idx[0] if idx else None)
             cells.append(f"<td><a href='#op-{html.escape(n)}-{first}'>{len(idx)}</a></td>" if idx else "<td></td>")
+        # line, ops per stage, then the code: the counts stay in view and a long line runs on to the right
         rows.append(f"<tr id='src-{k}' data-k='{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
-                    f"<td><code>{html.escape(code[k] or '')}</code></td>{''.join(cells)}</tr>")
+                    f"{''.join(cells)}<td><code>{html.escape(code[k] or '')}</code></td></tr>")
     return (f"<details open class='src'><summary>source lines ({len(lines)}): ops per stage, select one to follow it"
-            f"</summary><table><thead><tr><th>line</th><th>code</th>{head}</tr></thead><tbody>{''.join(rows)}"
+            f"</summary><table><thead><tr><th>line</th>{head}<th>code</th></tr></thead><tbody>{''.join(rows)}"
             f"</tbody></table></details>")
 
 
@@ -257,7 +258,9 @@ def render_bringup(b, plots: bool = False) -> str:
     if plots:
         from .plots import stage_bars_png  # lazy: matplotlib, only when a plot is drawn
 
-        extra = f"<img alt='constant bytes and location coverage per stage' src='data:image/png;base64,{stage_bars_png(b)}'>"
+        extra = (f"<details class='plots'><summary>plots: constant bytes and location coverage per stage</summary>"
+                 f"<img alt='constant bytes and location coverage per stage' "
+                 f"src='data:image/png;base64,{stage_bars_png(b)}'></details>")
     prefix = _view_prefix(b)
     data = {"prefix": prefix, "stages": list(b.stages),
             "lines": [[loc.short, str(loc), code[k]] for k, loc in enumerate(lines)],
@@ -270,9 +273,9 @@ def render_bringup(b, plots: bool = False) -> str:
         f"<label><input type='checkbox' checked data-stage='{html.escape(n)}'> {html.escape(n)}</label>"
         for n in b.stages) + "<button type='button' class='ttb-clear'>clear selection</button>"
         "<div class='ttb-sel'>select a source line, a module or an op: its ops light up in every stage</div></div>")
-    page = (f"<div class='ttb' id='ttb-root'><style>{CSS}</style>{_header(b, findings)}{extra}"
+    page = (f"<div class='ttb' id='ttb-root'><style>{CSS}</style>{_header(b, findings)}"
             f"<div class='nav'>{_source_pane(b, lines, repeats, code)}{_module_pane(b, modules, per_module, ends)}</div>"
-            f"{controls}<div class='panes'>{panes}</div>"
+            f"{controls}<div class='panes'>{panes}</div>{extra}"
             f"<script type='application/json' id='ttb-data'>{_json_for_script(data)}</script>"
             f"<script>{SCRIPT.replace('__TTB_PREFIX__', prefix)}</script></div>")
     return _ANCHOR_RE.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", page)
