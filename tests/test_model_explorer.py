@@ -59,6 +59,10 @@ def test_overlays_colour_exactly_the_ops_with_findings(zoo_bringup):
         for key, r in results.items():
             assert r["bgColor"] in KIND_COLOURS.values()
     assert findings_overlay(b.stages["stablehlo"], b.findings)["stablehlo"]["results"]  # mlp inlines constants
+    # each overlay says what its numbers mean (issue 29, item 7: bare numbers with no legend)
+    assert findings_overlay(b.stages["stablehlo"], b.findings)["stablehlo"]["name"] == (
+        "findings (1 = in-place op, 2 = inlined constant, 3 = location lost, 4 = verifier failure, "
+        "5 = meaning changed)")
     report = b.op_by_op(device="cpu", progress=False)
     pcc = op_by_op_overlay(b.stages["fx"], report)["fx"]
     assert len(pcc["results"]) == len([op for op in b.stages["fx"].ops
@@ -154,7 +158,7 @@ def test_model_explorer_colours_the_nodes_with_findings(zoo_bringup):
         with browser_page() as page:
             elsewhere = _requests_elsewhere(page)
             page.goto(server.url)
-            page.get_by_text("stablehlo.findings.json").first.wait_for(timeout=60_000)
+            page.get_by_text("findings (1 = in-place op").first.wait_for(timeout=60_000)  # the overlay, by its legend
             cells = []
             deadline = time.monotonic() + 60
             while not cells and time.monotonic() < deadline:

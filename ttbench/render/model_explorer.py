@@ -25,7 +25,7 @@ from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
 from ..proc.servers import ServerProcess, free_port, start_server
 from ..run.results import FURTHEST_STAGES
-from .bringup_html import KIND_COLOURS, findings_by_op
+from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
 from .graph import def_use_edges
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
@@ -75,7 +75,8 @@ def findings_overlay(stage, findings) -> dict:
         if name == stage.name:
             kind = min((f.kind for f in found), key=SEVERITY.index)
             results[str(index)] = {"value": KINDS.index(kind) + 1, "bgColor": KIND_COLOURS[kind]}
-    return {stage.name: {"results": results}}
+    legend = ", ".join(f"{i + 1} = {KIND_LABELS[k]}" for i, k in enumerate(KINDS))
+    return {stage.name: {"results": results, "name": f"findings ({legend})"}}
 
 
 def op_by_op_overlay(stage, report) -> dict:
@@ -95,7 +96,11 @@ def op_by_op_overlay(stage, report) -> dict:
             else:
                 value = round(float(row.pcc), 6)
             results[str(index_of[node])] = {"value": value, "bgColor": PASS_COLOUR if row.ok else FAIL_COLOUR}
-    return {stage.name: {"results": results}}
+    if report.compile_only:
+        meaning = "furthest compiler stage (" + ", ".join(f"{i} = {s}" for i, s in enumerate(FURTHEST_STAGES)) + ")"
+    else:
+        meaning = "PCC against the golden"
+    return {stage.name: {"results": results, "name": f"op by op: {meaning}; green passed, red did not"}}
 
 
 def stage_comparison_overlay(stage, comparison) -> dict:
@@ -105,14 +110,16 @@ def stage_comparison_overlay(stage, comparison) -> dict:
         raise BadInput(f"this comparison's ops are {comparison.stage}'s: overlay it on that stage, not {stage.name}")
     results = {str(m.op.index): {"value": round(float(m.pcc), 6), "bgColor": PASS_COLOUR if m.ok else FAIL_COLOUR}
                for m in comparison.rows}
-    return {stage.name: {"results": results}}
+    return {stage.name: {"results": results, "name": f"PCC against {comparison.reference_stage}; green agrees, "
+                                                      f"red diverges"}}
 
 
 def const_eval_overlay(stage) -> dict:
     """Node data for TTNN: the ops tt-mlir moved into const-eval functions (run once on the weights)."""
     results = {str(op.index): {"value": 1, "bgColor": CONST_EVAL_COLOUR} for op in stage.ops
                if "const_eval" in (op.attrs.get("func") or "")}
-    return {stage.name: {"results": results}}
+    return {stage.name: {"results": results, "name": "const-eval (1 = run once on the weights, in a const-eval "
+                                                     "function)"}}
 
 
 def overlays(b, stage_name: str, report=None) -> dict:
