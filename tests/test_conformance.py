@@ -106,3 +106,12 @@ def test_the_bare_route_imports_nothing_of_ttbench_and_takes_the_test_by_itself(
     assert json.loads((tmp_path / "result.json").read_text()) == {"reached": "stablehlo", "error": None}
     outputs = array_files.load_arrays(str(tmp_path / "outputs.npz"), "out")
     assert conformance.matches(outputs[0], expected[0], rtol=1e-3, atol=1e-7) is None
+
+
+def test_an_onnx_model_with_a_local_function_keeps_its_helper_functions_apart():
+    """test_mvn's model imports as @main plus a private function: ttbench renamed every function to @main
+    ("redefinition of symbol named 'main'"), where the bare route passed (found by the bare column)."""
+    from ttbench.fleet.conformance import cases
+
+    row = cases.through_ttbench(conformance.collect(["test_mvn"])["test_mvn"], tt=False)
+    assert row["cpu"] == "match", row

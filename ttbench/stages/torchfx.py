@@ -98,7 +98,9 @@ def import_onnx(capture):
         module = ir.Module.parse(bytecode)
     with context:
         for op in module.body.operations:  # the importer names the function after the ONNX graph
-            if op.operation.name == "func.func":
+            private = "sym_visibility" in op.operation.attributes and \
+                str(op.operation.attributes["sym_visibility"]).strip('"') == "private"
+            if op.operation.name == "func.func" and not private:  # not an ONNX local function's helper
                 op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
                 _order_arguments_by_signature(op.operation, capture)  # by the parameters' names: before relocating
         relocate_onnx_ops(module, capture.node_frames, capture.node_modules)
