@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+from typing import Optional, Sequence
 
 from ..core import CompilerFailure, SourceLoc, Stage
 from ..ir.locations import LocTable, user_frame
@@ -77,7 +78,8 @@ def _diagnostic_location(where: str, node_kinds: dict) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def compiler_error(stage_name: str, message: str, node_kinds: dict = None, previous_ops: list = ()) -> str:
+def compiler_error(stage_name: str, message: str, node_kinds: Optional[dict] = None,
+                   previous_ops: Sequence = ()) -> str:
     """A stage's error: the headline (_headline: the stage, the first diagnostic with its op, where it points),
     then, one per line, what the upstream message itself says to do (its "Hint:" lines), the pass that failed, and
     ttbench's next step where one is known. `previous_ops`: the previous stage's ops, to name the real op when the
@@ -108,7 +110,7 @@ def compiler_error(stage_name: str, message: str, node_kinds: dict = None, previ
 _BOOKKEEPING = re.compile(r"'(torch\.constant\.\w+|torch\.prim\.\w+)'")
 
 
-def _lead_with_the_op(headline: str, message: str, previous_ops: list) -> str:
+def _lead_with_the_op(headline: str, message: str, previous_ops: Sequence) -> str:
     """torch-mlir reports "failed to legalize operation 'torch.constant.int'" when the op that uses the constant has
     no lowering: the constant is only the first illegal op it met. Lead with the op(s) at that line that use a
     constant of that value (the previous stage's ops; every op there that is not bookkeeping if none does)."""
