@@ -47,6 +47,8 @@ class NotebookBar:
             self.tqdm.refresh()
 
     def __getattr__(self, name):  # update, set_description, set_postfix_str, n, total: tqdm's own
+        if name == "tqdm":  # not made (its constructor raised): no recursion through this method
+            raise AttributeError(name)
         return getattr(self.tqdm, name)
 
     def close(self) -> None:
