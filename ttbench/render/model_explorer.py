@@ -13,7 +13,6 @@ serves a saved folder later.
 """
 from __future__ import annotations
 
-import html
 import json
 import os
 from typing import Optional
@@ -23,10 +22,11 @@ from ..analysis.findings import KINDS
 from ..core import BadInput
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
-from ..proc.servers import ServerProcess, free_port, start_server
+from ..proc.servers import free_port, start_server
 from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
 from .graph import def_use_edges
+from .served_frame import ServedFrame
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
 PASS_COLOUR, FAIL_COLOUR = "#2da44e", "#cf222e"  # op by op: ttbench's own verdict, never a colour scale's guess
@@ -230,25 +230,7 @@ server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True
 """
 
 
-class ExplorerServer:
-    """One Model Explorer child process serving one stage; `url`, `stop()`; shown in a notebook as an IFrame."""
-
-    def __init__(self, served: ServerProcess, height: int):
-        self.served, self.url, self.height = served, served.url, height
-        self.process = served.process
-
-    def stop(self) -> None:
-        self.served.stop()
-
-    def _repr_html_(self) -> str:
-        return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
-                f"style='border:1px solid #d0d7de'></iframe>")
-
-    def __repr__(self) -> str:
-        return f"Model Explorer at {self.url}"
-
-
-def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ExplorerServer:
+def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ServedFrame:
     """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
     b = stage.bringup()
     if b is None:
@@ -277,12 +259,12 @@ def saved_files(folder: str, stage: str) -> tuple:
 
 
 def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
-                timeout: float = 60.0) -> ExplorerServer:
+                timeout: float = 60.0) -> ServedFrame:
     _require_model_explorer()
     port = port or free_port()
     served = start_server(_LAUNCH, [graph, str(port), *overlay_paths], port, "/check_health", "Model Explorer",
                           timeout)
-    server = ExplorerServer(served, height)
+    server = ServedFrame("Model Explorer", served, height)
     _SERVERS.append(server)
     return server
 

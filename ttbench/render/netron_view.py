@@ -5,13 +5,13 @@ Netron's own `netron.start` would serve in a thread of the user's process, confi
 anyone on the machine, and its page reports usage to Google Analytics."""
 from __future__ import annotations
 
-import html
 import os
 
 from .. import optional
 from ..core import BadInput
 from ..proc.scratch import scratch_dir
-from ..proc.servers import ServerProcess, free_port, start_server
+from ..proc.servers import free_port, start_server
+from .served_frame import ServedFrame
 
 _SERVED: list = []
 _LAUNCH = r"""
@@ -62,24 +62,7 @@ while True:
 """
 
 
-class NetronServer:
-    """One netron child process serving one ONNX model; `url`, `stop()`; shown in a notebook as an IFrame."""
-
-    def __init__(self, served: ServerProcess, height: int):
-        self.served, self.url, self.height = served, served.url, height
-
-    def stop(self) -> None:
-        self.served.stop()
-
-    def _repr_html_(self) -> str:
-        return (f"<iframe src='{html.escape(self.url)}' width='100%' height='{int(self.height)}' "
-                f"style='border:1px solid #d0d7de'></iframe>")
-
-    def __repr__(self) -> str:
-        return f"netron at {self.url}"
-
-
-def show(stage, port: int = 0, height: int = 600) -> NetronServer:
+def show(stage, port: int = 0, height: int = 600) -> ServedFrame:
     """Serve the stage's ONNX model with netron; shown as an IFrame in a notebook (`.url` has the address)."""
     piece = optional.netron()
     if not piece.available:
@@ -91,7 +74,8 @@ def show(stage, port: int = 0, height: int = 600) -> NetronServer:
     with open(path, "wb") as f:
         f.write(stage.module.SerializeToString())
     port = port or free_port()
-    server = NetronServer(start_server(_LAUNCH, [path, str(port)], port, "/", "netron", folder=folder), height)
+    server = ServedFrame("netron", start_server(_LAUNCH, [path, str(port)], port, "/", "netron", folder=folder),
+                         height)
     _SERVED.append(server)
     return server
 
