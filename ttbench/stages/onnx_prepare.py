@@ -96,23 +96,32 @@ def _untyped_values(proto) -> set:
     return {o for n in proto.graph.node for o in n.output if o and o not in typed}
 
 
-class _TorchvisionNotice(logging.Filter):
-    """The exporter's "torchvision is not installed. Skipping torchvision::nms" (and roi_align, roi_pool,
-    deform_conv2d): four lines per export about ops no model here uses."""
+# Lines the exporter logs on every export that say nothing about the user's model: four "torchvision is not
+# installed. Skipping torchvision::nms" (and roi_align, ...) about ops no model here uses, and the optimizer's
+# "Evaluation failed: ..." when it leaves a constant unfolded (the graph is still right, only not folded there).
+_EXPORTER_NOISE = {"torch.onnx._internal.exporter._registration": "torchvision is not installed",
+                   "onnxscript.optimizer._constant_folding": "Evaluation failed"}
+
+
+class _Noise(logging.Filter):
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return "torchvision is not installed" not in record.getMessage()
+        return self.text not in record.getMessage()
 
 
 @contextlib.contextmanager
-def _without_torchvision_notices():
-    registry = logging.getLogger("torch.onnx._internal.exporter._registration")
-    notice = _TorchvisionNotice()
-    registry.addFilter(notice)  # on the exporter's own logger, for this export only
+def _without_exporter_noise():
+    filters = [(logging.getLogger(name), _Noise(text)) for name, text in _EXPORTER_NOISE.items()]
+    for logger, noise in filters:
+        logger.addFilter(noise)  # on the exporter's own loggers, for this export only
     try:
         yield
     finally:
-        registry.removeFilter(notice)
+        for logger, noise in filters:
+            logger.removeFilter(noise)
 
 
 def load_onnx(model, inputs=(), dims: dict = None):
@@ -125,7 +134,7 @@ def load_onnx(model, inputs=(), dims: dict = None):
             raise BadInput("dims fixes dynamic dimensions of an ONNX file's inputs: give example inputs for a module")
         check_inputs(model, inputs)
         try:
-            with torch.no_grad(), _without_torchvision_notices():
+            with torch.no_grad(), _without_exporter_noise():
                 program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
         except Exception as exc:
             raise CompilerFailure(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
