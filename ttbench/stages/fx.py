@@ -369,6 +369,13 @@ def _dynamo_decompositions() -> dict:
     return table
 
 
+def _lifted_name(node) -> str:
+    """What the user calls a tensor dynamo lifted into a graph input: `G` for a global, else dynamo's source text."""
+    source = getattr(node.meta.get("grapharg"), "source", None)
+    name = getattr(source, "global_name", None) or getattr(source, "name", None)
+    return name if isinstance(name, str) and name else node.name
+
+
 def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = False):
     check_inputs(model, inputs)
     import torch._dynamo
@@ -380,6 +387,8 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
 
     def backend(gm, example_inputs):
         captured["gm"], captured["inputs"] = gm, list(example_inputs)
+        # what each input is in the user's code; dynamo drops this meta once the backend returns
+        captured["sources"] = {n.name: _lifted_name(n) for n in gm.graph.nodes if n.op == "placeholder"}
         return gm.forward
 
     # Under no_grad dynamo hands over the graph as written, in-place calls included (with grad enabled
@@ -396,13 +405,17 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
         torch.compile(model, backend=backend, fullgraph=True, dynamic=False)(*given)
     if "gm" not in captured:
         raise CompilerFailure("dynamo ran the model without handing a graph to the capture backend")
-    gm, example_inputs = captured.pop("gm"), captured.pop("inputs")
+    gm, example_inputs, sources = captured.pop("gm"), captured.pop("inputs"), captured.pop("sources")
 
     named = {}
     for name, p in model.named_parameters():
         named[id(p)] = (name, "parameter")
     for name, b in model.named_buffers():
         named[id(b)] = (name, "buffer")
+    for prefix, module in model.named_modules():  # plain tensor attributes (`self.table = torch.randn(...)`)
+        for attr, value in vars(module).items():
+            if isinstance(value, torch.Tensor) and id(value) not in named:
+                named[id(value)] = (f"{prefix}.{attr}" if prefix else attr, "constant")
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     # Dynamo orders a graph's inputs by first use, not by the forward's signature: `forward(a, b)` that reads b
     # first gets (b, a). Each input is found by what it is (the very tensor handed to the call).
@@ -410,11 +423,12 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     roles = []
     for node, value in zip(placeholders, example_inputs):
         name, role = named.get(id(value), (None, "input"))
-        if role == "input":
-            if id(value) not in position:
-                raise CompilerFailure(f"dynamo's graph input {node.name} is none of the tensors the model was called "
-                                      f"with (a tensor made inside forward and lifted to an input?): ttbench cannot "
-                                      f"tell what to feed it; use frontend='export'")
+        if role == "input" and id(value) not in position:
+            # Not an input, a parameter or an attribute: a tensor the forward reads from elsewhere (a global, a
+            # closure, a list on the module). Dynamo lifts the very tensor, so its value is the one to embed, as
+            # torch.export embeds the tensors it lifts.
+            name, role = sources[node.name], "constant"
+        elif role == "input":
             value, name = inputs[position[id(value)]], node.name
         roles.append((node.name, name, role, value))
 
@@ -434,7 +448,7 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
     arguments, values, to_inline, constants = [], [], {}, []
     weights = {name: (role, value) for _, name, role, value in roles if role != "input"}
     for ph, (_, name, role, value) in zip(aten_placeholders, roles):
-        if params == "inline" and role != "input":
+        if role == "constant" or (params == "inline" and role != "input"):  # constants embedded, as export does
             to_inline[ph.name] = value
             constants.append(constant_record(name, role, value))
             continue

@@ -46,13 +46,22 @@ class OnnxCapture:
     values: list  # tensors for those inputs
     node_frames: dict = field(default_factory=dict)  # node name -> source frames, innermost first
     node_modules: dict = field(default_factory=dict)  # node name -> PyTorch module path, where the exporter said
-    weights: dict = field(default_factory=dict)  # floating-point initializers: name -> ("parameter", tensor)
+    weights: dict = field(default_factory=dict)  # floating-point initializers: name -> (role, tensor)
 
 
 def _tensor_of(init) -> torch.Tensor:
     from onnx import numpy_helper
 
     return torch.from_numpy(np.array(numpy_helper.to_array(init)))
+
+
+def _torch_roles(model: torch.nn.Module) -> dict:
+    """{initializer name: parameter | buffer} for a model exported here: the exporter names initializers after the
+    module's own names, and any other floating-point initializer (a plain tensor attribute, a folded tensor) is a
+    constant. A file on its own says nothing of roles: there every floating-point initializer is a parameter."""
+    roles = {name: "buffer" for name, _ in model.named_buffers()}
+    roles.update({name: "parameter" for name, _ in model.named_parameters()})
+    return roles
 
 
 def capture_onnx(model, inputs, params: str, dims: Optional[dict] = None):
@@ -64,7 +73,9 @@ def capture_onnx(model, inputs, params: str, dims: Optional[dict] = None):
     arguments = [ArgInfo(i.name, "input", tuple(x.shape), str(x.dtype).replace("torch.", ""))
                  for i, x in zip(graph_inputs(proto), inputs)]
     values = list(inputs)
-    weights = {i.name: ("parameter", _tensor_of(i)) for i in proto.graph.initializer if i.data_type in WEIGHT_TYPES}
+    roles = _torch_roles(model) if isinstance(model, torch.nn.Module) else {}
+    weights = {i.name: (roles.get(i.name, "parameter" if not roles else "constant"), _tensor_of(i))
+               for i in proto.graph.initializer if i.data_type in WEIGHT_TYPES}
     to_import = proto
     if params == "args":
         to_import = onnx.ModelProto()
@@ -78,7 +89,8 @@ def capture_onnx(model, inputs, params: str, dims: Optional[dict] = None):
         for init in inits:
             to_import.graph.input.append(onnx.helper.make_tensor_value_info(init.name, init.data_type, init.dims))
             value = weights[init.name][1]
-            arguments.append(ArgInfo(init.name, "parameter", tuple(value.shape), str(value.dtype).replace("torch.", "")))
+            arguments.append(ArgInfo(init.name, weights[init.name][0], tuple(value.shape),
+                                     str(value.dtype).replace("torch.", "")))
             values.append(value)
     node_frames, node_modules = {}, {}
     ops = []
@@ -110,7 +122,7 @@ def embedded_constants(model, weights: dict) -> list:
     out = []
     for init in model.graph.initializer:
         if init.name in weights:
-            out.append(constant_record(init.name, "parameter", weights[init.name][1]))
+            out.append(constant_record(init.name, *weights[init.name]))
         else:
             out.append(constant_record(init.name, "constant", _tensor_of(init)))
     for node in model.graph.node:
