@@ -114,6 +114,29 @@ def test_min_bytes_decides_what_is_listed():
     assert len(few.of("constant")) < len(b.findings.of("constant"))
 
 
+def test_one_constant_count_per_stage_in_the_summary_the_findings_and_the_view():
+    """The summary's `constants`, the findings listed and the view's count are one number, defined beside it;
+    the small literals left out of it are counted in a column of their own, and non-weights are a subset."""
+    import re
+
+    b = tb.bringup(WithTable(), (torch.randn(64, 256),), params="inline", tt=False)
+    summary, findings = b.findings.summary(), b.findings
+    header = b._repr_html_().split("</table>")[0]
+    view_rows = dict(re.findall(r"<a href='#[^']*stage-(\w+)'>.*?</td>(?:<td>.*?</td>){3}<td>.*?</td><td>(\d*)</td>", header))
+    for stage in ("fx", "torchfx", "stablehlo"):
+        row = summary[stage]
+        listed = findings.of("constant", stage)
+        assert row["constants"] == len(listed) > 0, stage
+        assert row["non_weight_constants"] == sum(f.details["role"] not in ("parameter", "buffer") for f in listed)
+        assert view_rows[stage] == str(len(listed)), (stage, view_rows)
+    stablehlo = summary["stablehlo"]
+    assert stablehlo["small_constants"] > 0  # the scalars torch-mlir writes: counted, not listed
+    assert all(f.nbytes >= 1024 or f.details["role"] in ("parameter", "buffer") for f in findings.of("constant"))
+    meanings = summary.meanings()
+    assert "1.0 KiB (min_bytes)" in meanings["constants"] and "1.0 KiB (min_bytes)" in findings.kind_meanings()["constant"]
+    assert "every inlined weight, and any other of at least 1.0 KiB" in header
+
+
 def test_location_coverage_of_mobilenet_and_what_stripping_locations_does(zoo_bringup):
     from ttbench.stages.mlir_stage import mlir_stage, run_pipelines
 

@@ -70,6 +70,11 @@ def weights_by_digest(weight_tensors: dict, min_bytes: int = 0) -> dict:
     return out
 
 
+def _listed(constant: dict, min_bytes: int) -> bool:
+    """A weight always; anything else from `min_bytes` up (smaller literals, scalars and shapes, are only counted)."""
+    return constant["role"] in WEIGHT_ROLES or constant["nbytes"] >= min_bytes
+
+
 def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
     """-> (findings, {stage: summary columns})."""
     by_digest = weights_by_digest(bringup.weight_tensors, min_bytes=64)  # smaller ones are scalars, not weights
@@ -84,9 +89,12 @@ def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
         else:
             consts = mlir_stage_constants(stage, by_digest)
         inlined_weights = {c["name"]: c["nbytes"] for c in consts if c["role"] in WEIGHT_ROLES}
-        non_weight = [c for c in consts if c["role"] not in WEIGHT_ROLES and c["nbytes"] >= min_bytes]
+        listed = [c for c in consts if _listed(c, min_bytes)]
+        non_weight = [c for c in listed if c["role"] not in WEIGHT_ROLES]
+        # One count per stage: `constants` is what the findings list and the view count, so the three agree.
         columns[stage.name] = {
-            "constants": len(consts),
+            "constants": len(listed),
+            "small_constants": len(consts) - len(listed),
             "constant_bytes": sum(c["nbytes"] for c in consts),
             "embedded_bytes": sum(c["embedded_bytes"] for c in consts),
             "largest_constant": max((c["nbytes"] for c in consts), default=0),
@@ -94,9 +102,7 @@ def analyze_constants(bringup, min_bytes: int = DEFAULT_MIN_BYTES):
             "weights_inlined_bytes": sum(inlined_weights.values()),
             "non_weight_constants": len(non_weight),
         }
-        for c in consts:
-            if c["nbytes"] < min_bytes and c["role"] not in WEIGHT_ROLES:
-                continue  # small literals (scalars, shapes) are not part of the budget's story
+        for c in listed:
             what = f"{c['role']} {c['name']}" if c["role"] else (
                 f"constant {c['name']}" if c["name"] else "constant (not a model weight)")
             size = (f"splat: {human_bytes(c['embedded_bytes'])} in the IR, {human_bytes(c['nbytes'])} on the device"

@@ -9,6 +9,14 @@ from typing import Optional
 from ..core import FindingKind, SourceLoc, StageName, view_method
 
 KINDS = tuple(FindingKind)
+# What one finding of each kind is (the view's legend); "min_bytes" is filled in by Findings.kind_meanings.
+KIND_MEANINGS = {
+    "inplace": "an op that mutates an input",
+    "constant": "a tensor constant in the IR: every inlined weight, and any other of at least min_bytes",
+    "location_lost": "a source line that had ops in the previous stage and has none here",
+    "verifier": "the MLIR verifier rejected the stage",
+    "semantic": "an op whose meaning changed between stages",
+}
 
 
 @dataclass
@@ -41,13 +49,14 @@ SUMMARY_COLUMNS = {
     "ops": "ops in the stage",
     "inplace": "in-place ops (mutate an input)",
     "verifier": "MLIR verifier result",
-    "constants": "tensor constants embedded in the IR",
-    "embedded_bytes": "bytes the constants take in the IR (a splat is written as one element)",
-    "constant_bytes": "bytes the device must hold for them (elements x item size, splats at full size)",
+    "constants": "tensor constants listed as findings: every inlined weight, and any other of at least min_bytes",
+    "small_constants": "smaller tensor constants (scalars, shapes): counted, not listed",
+    "embedded_bytes": "bytes all of them (listed and small) take in the IR (a splat is written as one element)",
+    "constant_bytes": "bytes the device must hold for all of them (elements x item size, splats at full size)",
     "largest_constant": "device bytes of the largest constant",
     "weights_inlined": "share of the model's parameter+buffer bytes embedded as constants",
     "weights_inlined_bytes": "those bytes",
-    "non_weight_constants": "constants that are not weights, at or above min_bytes",
+    "non_weight_constants": "of the listed constants, those that are not a model weight",
     "located": "ops with a user source location",
     "locatable": "ops that should have one (constants and bookkeeping ops excluded)",
     "coverage": "located / locatable",
@@ -69,6 +78,10 @@ class FindingsSummary:
             if row["stage"] == stage:
                 return row
         raise KeyError(stage)
+
+    def meanings(self) -> dict:
+        """{column: what it means}, with this summary's own min_bytes written in."""
+        return {c: m.replace("min_bytes", f"{human_bytes(self.min_bytes)} (min_bytes)") for c, m in SUMMARY_COLUMNS.items()}
 
     def to_dataframe(self):
         import pandas as pd
@@ -144,6 +157,11 @@ class Findings(list):
 
     def of(self, kind: Optional[str] = None, stage: Optional[str] = None) -> list:
         return [f for f in self if (kind is None or f.kind == kind) and (stage is None or f.stage == stage)]
+
+    def kind_meanings(self) -> dict:
+        """{kind: what one finding of it is}, with the min_bytes these findings were listed with."""
+        size = f"{human_bytes(self._summary.min_bytes)} (min_bytes)"
+        return {k: KIND_MEANINGS[k].replace("min_bytes", size) for k in KINDS}
 
     def counts(self) -> dict:
         out = {k: 0 for k in KINDS}

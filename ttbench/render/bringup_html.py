@@ -109,11 +109,13 @@ def _header(b, findings) -> str:
         rows.append(f"<tr><td><a href='#stage-{html.escape(name)}'>{html.escape(name)}</a></td><td>{status}</td>"
                     f"<td>{len(s.ops)}</td><td>{s.seconds:.2f}s</td>"
                     + "".join(f"<td>{per_kind.get(k, 0) or ''}</td>" for k in KINDS) + "</tr>")
-    head = "".join(f"<th>{html.escape(KIND_LABELS[k])}</th>" for k in KINDS)
+    meanings = findings.kind_meanings()
+    head = "".join(f"<th title='{html.escape(meanings[k])}'>{html.escape(KIND_LABELS[k])}</th>" for k in KINDS)
     title = (f"<h2 style='margin:4px 0'>{html.escape(b.model_name)} · frontend={html.escape(b.frontend)} · "
              f"params={html.escape(b.params)} · {b.seconds:.1f}s</h2>")
-    legend = "".join(f"<span><span class='chip' style='background:{KIND_COLOURS[k]}'></span>"
-                     f"{html.escape(KIND_LABELS[k])} ({counts[k]})</span>" for k in KINDS)
+    legend = "".join(f"<span title='{html.escape(meanings[k])}'><span class='chip' style='background:{KIND_COLOURS[k]}'>"
+                     f"</span>{html.escape(KIND_LABELS[k])} ({counts[k]})</span>" for k in KINDS)
+    legend += f"<div class='meaning'>inlined constant: {html.escape(meanings['constant'])}.</div>"
     return (title + f"<table><thead><tr><th>stage</th><th>status</th><th>ops</th><th>time</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table><div class='legend'>{legend}</div>")
 

@@ -68,14 +68,15 @@ SUMMARY_AT_A_GLANCE = ("stage", "status", "ops", "inplace", "verifier", "constan
 
 
 def summary_repr_html(summary) -> str:
-    columns = list(SUMMARY_COLUMNS)
+    meanings = summary.meanings()
+    columns = list(meanings)
     cells = summary._cells()
     shown = [columns.index(c) for c in SUMMARY_AT_A_GLANCE]
     glance = html_table(list(SUMMARY_AT_A_GLANCE), [[row[i] for i in shown] for row in cells],
-                        cls="ttbench-summary", titles=SUMMARY_COLUMNS)
-    legend = "".join(f"<dt>{html.escape(c)}</dt><dd>{html.escape(meaning)}</dd>" for c, meaning in SUMMARY_COLUMNS.items())
+                        cls="ttbench-summary", titles=meanings)
+    legend = "".join(f"<dt>{html.escape(c)}</dt><dd>{html.escape(meaning)}</dd>" for c, meaning in meanings.items())
     return (glance + f"<details><summary>all {len(columns)} columns, and what each means</summary>"
-            + html_table(columns, cells, cls="ttbench-summary", titles=SUMMARY_COLUMNS)
+            + html_table(columns, cells, cls="ttbench-summary", titles=meanings)
             + f"<dl class='ttbench-legend'>{legend}</dl></details>")
 
 
