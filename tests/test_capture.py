@@ -119,6 +119,29 @@ def test_unlowerable_op_keeps_earlier_stages_and_names_the_stage():
         tb.bringup(Unlowerable(), (torch.randn(2, 8),), tt=False, strict=True)
 
 
+class TwoBigLayers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(4096, 4096), torch.nn.Linear(4096, 4096)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))  # LINE_BIG
+
+
+def test_a_lowering_out_of_memory_says_so_and_names_the_largest_tensors(monkeypatch):
+    """Issue 29, item 9: a pass that ran out of memory named no op, no pass and no line ("crashed (SIGABRT)").
+    TTBENCH_MLIR_WORKER_FAULT=memory:TEXT lets that pipeline map only 64 MiB more: its real allocations fail."""
+    monkeypatch.setenv("TTBENCH_MLIR_WORKER_FAULT", "memory:StableHLO")
+    b = tb.bringup(TwoBigLayers(), (torch.randn(2, 4096),), params="inline", tt=False)
+    assert b.stages["torchfx"].ok
+    error = b.stages["stablehlo"].error
+    assert error.startswith("stablehlo: torch-mlir ran out of memory") and "Torch Backend IR -> StableHLO" in error
+    line = next(i for i, text in enumerate(open(__file__), 1) if text.rstrip().endswith("# LINE_BIG"))
+    largest = next(text for text in error.splitlines() if "largest results" in text)
+    assert "64.0 MiB" in largest and f"test_capture.py:{line}" in largest, error
+    assert "hoist" in error.splitlines()[-1]
+
+
 def test_a_hung_pass_pipeline_is_the_stages_error_not_a_hung_bringup(monkeypatch):
     # TTBENCH_MLIR_WORKER_FAULT=hang:TEXT makes the pass worker hang in the pipeline whose description holds TEXT, as
     # a pass stuck in a loop would; the wait on it has a deadline (TTBENCH_PASS_TIMEOUT) and the worker is killed.

@@ -301,3 +301,11 @@ def op_histogram(ops) -> dict:
     for op in ops:
         counts[op.name] = counts.get(op.name, 0) + 1
     return dict(sorted(counts.items()))
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)

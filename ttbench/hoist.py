@@ -20,7 +20,7 @@ import numpy as np
 from .analysis.constants import digest
 from .core import ArgInfo, BadInput, InternalError, Stage, StageName
 from .ir.dialects import CONSTANT_VALUE_ATTRS
-from .analysis.findings import human_bytes
+from .core import human_bytes
 from .ir.locations import LocTable, location_name, user_frame
 from .ir.walk import constant_array, constant_facts, main_function, op_name, resource_blobs
 from .proc.client import shared_client

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from ..core import FindingKind, SourceLoc, StageName, view_method
+from ..core import FindingKind, SourceLoc, StageName, human_bytes, view_method
 
 KINDS = tuple(FindingKind)
 # What one finding of each kind is (the view's legend); "min_bytes" is filled in by Findings.kind_meanings.
@@ -119,12 +119,6 @@ def _fmt(key: str, value) -> str:
     return str(value)
 
 
-def human_bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(n) < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
 
 
 class Findings(list):

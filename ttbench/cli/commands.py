@@ -6,7 +6,7 @@ import sys
 import time
 
 from .. import models
-from ..analysis.findings import human_bytes
+from ..core import human_bytes
 from ..core import BadInput, FRONTEND_STAGES
 from ..diff import diff_folders
 from ..doctor import report

@@ -14,7 +14,7 @@ import time
 from typing import Optional
 
 from .. import models
-from ..analysis.findings import human_bytes
+from ..core import human_bytes
 from ..core import BadInput, FRONTENDS, ModelFailed
 from ..io.atomic import write_text_atomic
 from ..proc.children import run_once, watch_parent

@@ -12,6 +12,7 @@ printed IR by the same rule.
 from __future__ import annotations
 
 import io
+import re
 from typing import Optional
 
 import numpy as np
@@ -47,7 +48,11 @@ def _shape_and_element(type_) -> Optional[tuple]:
     try:
         shaped = ir.ShapedType(type_)
     except (ValueError, TypeError):
-        return None
+        # torch-mlir has no Python class for its tensor type: its printed form is all the bindings give
+        vtensor = re.fullmatch(r"!torch\.vtensor<\[([\d,]*)\],(\w+)>", str(type_))
+        if vtensor is None:
+            return None
+        return tuple(int(d) for d in vtensor.group(1).split(",") if d), vtensor.group(2)
     if not shaped.has_static_shape:
         return None
     return tuple(shaped.shape), str(shaped.element_type)

@@ -16,12 +16,19 @@ import time
 
 
 def _inject_fault(fault: str, description: str) -> None:
-    """For testing the parent's deadline: "hang:TEXT" (TTBENCH_MLIR_WORKER_FAULT, sent with the job) makes the
-    pipeline whose description holds TEXT never finish, as a pass stuck in a loop would."""
+    """For testing the parent (TTBENCH_MLIR_WORKER_FAULT, sent with the job): "hang:TEXT" makes the pipeline whose
+    description holds TEXT never finish, as a pass stuck in a loop would; "memory:TEXT" lets it map only 64 MiB
+    more, so a pass that needs more runs out of memory for real (std::bad_alloc), as on a too small machine."""
     kind, _, needle = fault.partition(":")
     if kind == "hang" and needle in description:
         while True:
             time.sleep(60)
+    if kind == "memory" and needle in description:  # the pipeline may map only 64 MiB more than is mapped now
+        import resource
+
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + (64 << 20), resource.RLIM_INFINITY))
 
 
 def main(argv) -> int:

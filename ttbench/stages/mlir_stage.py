@@ -10,7 +10,7 @@ import sys
 import threading
 from typing import Optional, Sequence
 
-from ..core import CompilerFailure, SourceLoc, Stage
+from ..core import CompilerFailure, SourceLoc, Stage, human_bytes
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
 from ..proc.children import kill_group, start
@@ -96,15 +96,29 @@ def compiler_error(stage_name: str, message: str, node_kinds: Optional[dict] = N
     notes = [f"upstream hint: {line[len('Hint:'):].strip()}" for line in lines
              if line.startswith("Hint:") and "report an issue" not in line.lower()]
     failed_pass = next((m.group(1) for m in (re.match(r"^(.+ -> .+) failed$", line) for line in lines) if m), None)
-    if failed_pass and "bad_alloc" in message:
-        notes.append(f"ran out of memory in the pass pipeline {failed_pass!r}")
-    elif failed_pass:
-        notes.append(f"in the pass pipeline {failed_pass!r}")
+    out_of_memory = re.search(r"bad_alloc|out of memory", message) is not None
+    if failed_pass:
+        notes.append(f"{'ran out of memory ' if out_of_memory else ''}in the pass pipeline {failed_pass!r}")
+    if out_of_memory:
+        notes.extend(_largest_tensor_notes(previous_ops))
     if re.search(r"'torch\.aten\.\w+_\.\w+' op", headline):
         notes.append("next step: torch-mlir takes no in-place op (its name ends in _): bring the model up with "
                      "functionalize=True (dynamo frontend, `--functionalize`) or with the export frontend, which "
                      "rewrite them out of place")
     return headline + "".join(f"\n  {note}" for note in notes)
+
+
+def _largest_tensor_notes(ops: Sequence) -> list:
+    """For a pass that ran out of memory, which says nowhere on which op: the ops of its input with the largest
+    results, the place to start looking (a constant to hoist, a tensor to shrink)."""
+    sized = sorted((op for op in ops if op.attrs.get("result_bytes")), key=lambda op: -op.attrs["result_bytes"])[:3]
+    if not sized:
+        return []
+    shown = ", ".join(f"{op.name} ({human_bytes(op.attrs['result_bytes'])}"
+                      f"{f' at {op.location.short}' if op.location else ''})" for op in sized)
+    return [f"the compiler does not say on which op; its input's largest results: {shown}",
+            "next step: hoist large constants out of the IR (params='args', or hoist=dict(min_numel=...)), or shrink "
+            "the model's sizes, or give the machine more memory"]
 
 
 _BOOKKEEPING = re.compile(r"'(torch\.constant\.\w+|torch\.prim\.\w+)'")
@@ -216,5 +230,8 @@ def run_pipelines(module, pipelines: list):
         where = steps[-1] if steps else pipelines[0][1]
         if worker.returncode < 0:
             name = signal.Signals(-worker.returncode).name
+            if re.search(r"out of memory|bad_alloc", stderr or ""):  # LLVM's handler aborts: say why it did
+                raise CompilerFailure(f"torch-mlir ran out of memory ({name}: "
+                                      f"{' / '.join(stderr.strip().splitlines()[-2:])}) in {where}")
             raise CompilerFailure(f"torch-mlir crashed ({name}) in {where}")
         raise CompilerFailure(f"{stderr.strip()}\n{where} failed")
