@@ -11,6 +11,7 @@ line to say which pipeline it was in. It imports only torch_mlir (and its job ru
 """
 import json
 import re
+import resource
 import sys
 import time
 
@@ -24,8 +25,6 @@ def _inject_fault(fault: str, description: str) -> None:
         while True:
             time.sleep(60)
     if kind == "memory" and needle in description:  # the pipeline may map only 64 MiB more than is mapped now
-        import resource
-
         with open("/proc/self/statm") as f:
             mapped = int(f.read().split()[0]) * resource.getpagesize()
         resource.setrlimit(resource.RLIMIT_AS, (mapped + (64 << 20), resource.RLIM_INFINITY))
