@@ -218,6 +218,57 @@ def test_netron_page_draws_the_model_and_reaches_nothing_else(zoo_bringup):
         tb.netron_stop()
 
 
+@pytest.fixture
+def other_site():
+    """A page on http://localhost:PORT that frames a given URL, as JupyterLab at localhost frames a server on
+    127.0.0.1: another site, whose storage a browser that blocks third-party storage refuses (this one does)."""
+    import http.server
+    import threading
+
+    framed = {}
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(f"<iframe src='{framed['url']}' width=1200 height=700></iframe>".encode())
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def frame(url: str) -> str:
+        framed["url"] = url
+        return f"http://localhost:{server.server_address[1]}/"
+
+    yield frame
+    server.shutdown()
+
+
+def test_both_graph_pages_draw_inside_another_sites_frame(zoo_bringup, other_site):
+    """Model Explorer's app read localStorage at start, which a browser blocking third-party storage refuses in a
+    cross-site frame: a blank frame in JupyterLab (issue 29). Both servers' pages now draw there."""
+    b = zoo_bringup("mlp", frontend="onnx")
+    try:
+        explorer, netron = b.stages["stablehlo"].explorer(), b.stages["onnx"].netron()
+        with browser_page() as page:
+            page.goto(other_site(explorer.url))
+            frame = page.frame_locator("iframe")
+            frame.get_by_text("findings (1 = in-place op").first.wait_for(timeout=60_000)
+            frame.get_by_text("stablehlo.constant").first.wait_for(timeout=30_000)
+            screenshot(page, "model_explorer_in_another_sites_frame.png")
+            assert not [e for e in page.errors if "localStorage" in e], page.errors
+            page.goto(other_site(netron.url))
+            page.frame_locator("iframe").locator("#canvas").get_by_text("Gemm").first.wait_for(timeout=60_000)
+            screenshot(page, "netron_in_another_sites_frame.png")
+    finally:
+        tb.explorer_stop()
+        tb.netron_stop()
+
+
 def test_export_from_python_writes_the_explorer_files_too(zoo_bringup, tmp_path):
     """Issue 29, item 8: only the CLI's --explorer could write them; b.export(dir, explorer=True) now does, and
     `ttbench explore DIR` serves what it wrote."""

@@ -17,6 +17,16 @@ import urllib.parse
 
 SECRET_ENV = "TTBENCH_SERVER_SECRET"  # the secret comes in the environment: other users can read argv, not this
 CONTENT_POLICY = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
+# Run first in a served page. In JupyterLab the page sits in an IFrame of another site (localhost embeds
+# 127.0.0.1), and a browser that blocks third-party storage (Chrome incognito, Brave, "block third-party cookies")
+# throws on `localStorage`: Model Explorer's app died on it with a blank frame. Where that throws, the page gets a
+# storage of its own that lives as long as the page (settings are not kept across loads, nothing else changes).
+STORAGE_SHIM_JS = ("(function(){for(const name of ['localStorage','sessionStorage']){try{window[name];continue}"
+                   "catch(e){}const m=new Map();const s={getItem:k=>m.has(String(k))?m.get(String(k)):null,"
+                   "setItem:(k,v)=>{m.set(String(k),String(v))},removeItem:k=>{m.delete(String(k))},"
+                   "clear:()=>m.clear(),key:i=>[...m.keys()][i]??null,get length(){return m.size}};"
+                   "Object.defineProperty(window,name,{value:s,configurable:true})}})();")
+STORAGE_SHIM = f"<script>{STORAGE_SHIM_JS}</script>"
 LOOPBACK = {"127.0.0.1", "::1", "localhost", "::ffff:127.0.0.1"}
 REFUSED = "ttbench: refused an outbound connection"
 

@@ -166,7 +166,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it (a killed `ttbench explore`)
 watch_parent()
-from server_guard import CONTENT_POLICY, Guard, no_network
+from server_guard import CONTENT_POLICY, STORAGE_SHIM, Guard, no_network
 no_network()  # Model Explorer asks PyPI for updates at start, among others
 import os
 import flask
@@ -212,8 +212,8 @@ class GuardedFlask(flask.Flask):
             response.headers["Content-Security-Policy"] = CONTENT_POLICY
             if response.mimetype == "text/html":  # the app's relative requests then carry the secret in their path
                 response.direct_passthrough = False
-                response.set_data(response.get_data().replace(b'<base href="/">',
-                                                              f'<base href="{guard.prefix}/">'.encode()))
+                response.set_data(response.get_data().replace(
+                    b'<base href="/">', f'<base href="{guard.prefix}/">{STORAGE_SHIM}'.encode()))
             return response
 
 

@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it
 watch_parent()
-from server_guard import CONTENT_POLICY, Guard, no_network
+from server_guard import CONTENT_POLICY, STORAGE_SHIM_JS, Guard, no_network
 no_network()
 import logging
 import time
@@ -42,7 +42,29 @@ def guarded_get(self):
         return
     if had_secret:
         self.path = guard.strip(self.path)
+    if self.path == "/" + SHIM:
+        self._write(200, "text/javascript", (STORAGE_SHIM_JS + CONSENT_JS).encode())
+        return
     serve_get(self)
+
+
+# In another site's IFrame (JupyterLab) a browser that blocks third-party cookies drops the consent cookie below,
+# and netron's page then waits on its consent dialog instead of drawing. The script, run before netron's own (its
+# page allows scripts from its own server only), shows the page the consent as the cookie would have; the usage
+# reports stay refused by the policy either way.
+SHIM = "ttbench-shim.js"
+CONSENT_JS = ("(function(){const d=Object.getOwnPropertyDescriptor(Document.prototype,'cookie');"
+              "Object.defineProperty(document,'cookie',{configurable:true,get(){let c='';try{c=d.get.call(document)}"
+              "catch(e){}return /(^|; *)consent=/.test(c)?c:(c?c+'; ':'')+'consent=1'},"
+              "set(v){try{d.set.call(document,v)}catch(e){}}})})();")
+write = Handler._write
+
+
+def write_with_shim(self, status_code, content_type, content):
+    if content_type and content_type.startswith("text/html") and content:
+        own = b'<script type="text/javascript" src="index.js">'
+        content = content.replace(own, f'<script src="{SHIM}"></script>'.encode() + own, 1)
+    write(self, status_code, content_type, content)
 
 
 def with_policy(self):
@@ -53,6 +75,7 @@ def with_policy(self):
 
 
 Handler.do_GET = guarded_get  # this process is ttbench's own launcher: only netron's server runs here
+Handler._write = write_with_shim
 Handler.end_headers = with_policy
 logging.basicConfig(level=logging.WARNING)  # netron logs each request at INFO otherwise
 netron.serve(model_path, None, address=("127.0.0.1", port), browse=False)
