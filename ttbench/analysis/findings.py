@@ -81,7 +81,7 @@ class FindingsSummary:
 
     def meanings(self) -> dict:
         """{column: what it means}, with this summary's own min_bytes written in."""
-        return {c: m.replace("min_bytes", f"{human_bytes(self.min_bytes)} (min_bytes)") for c, m in SUMMARY_COLUMNS.items()}
+        return {c: with_min_bytes(m, self.min_bytes) for c, m in SUMMARY_COLUMNS.items()}
 
     def to_dataframe(self):
         import pandas as pd
@@ -119,6 +119,9 @@ def _fmt(key: str, value) -> str:
     return str(value)
 
 
+def with_min_bytes(meaning: str, min_bytes: int) -> str:
+    """A column's or kind's meaning with the threshold it was measured with written in."""
+    return meaning.replace("min_bytes", f"{human_bytes(min_bytes)} (min_bytes)")
 
 
 class Findings(list):
@@ -154,8 +157,7 @@ class Findings(list):
 
     def kind_meanings(self) -> dict:
         """{kind: what one finding of it is}, with the min_bytes these findings were listed with."""
-        size = f"{human_bytes(self._summary.min_bytes)} (min_bytes)"
-        return {k: KIND_MEANINGS[k].replace("min_bytes", size) for k in KINDS}
+        return {k: with_min_bytes(KIND_MEANINGS[k], self._summary.min_bytes) for k in KINDS}
 
     def counts(self) -> dict:
         out = {k: 0 for k in KINDS}
