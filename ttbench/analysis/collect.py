@@ -1,6 +1,7 @@
 """Every analysis over a Bringup's stages, in one call: `analyze(b)` -> Findings."""
 from __future__ import annotations
 
+from ..progress import bar, in_notebook
 from .constants import DEFAULT_MIN_BYTES, analyze_constants
 from .coverage import analyze_coverage
 from .findings import Findings, FindingsSummary
@@ -15,12 +16,18 @@ def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     weights are counted but not listed)."""
     findings: list = []
     columns: dict = {name: {} for name in bringup.stages}
-    for run in (analyze_inplace, analyze_verifier, lambda b: analyze_constants(b, min_bytes), analyze_coverage,
-                analyze_semantics):
-        found, cols = run(bringup)
-        findings.extend(found)
-        for stage, values in cols.items():
-            columns[stage].update(values)
+    steps = {"in-place ops": analyze_inplace, "verifier": analyze_verifier,
+             "constants": lambda b: analyze_constants(b, min_bytes), "locations": analyze_coverage,
+             "meaning": analyze_semantics}
+    # seconds on a large model (a transformer's ONNX): a notebook shows which analysis it is in
+    with bar(len(steps), "findings", enabled=in_notebook()) as shown:
+        for what, run in steps.items():
+            shown.set_postfix_str(what)
+            found, cols = run(bringup)
+            findings.extend(found)
+            for stage, values in cols.items():
+                columns[stage].update(values)
+            shown.update(1)
     rows = []
     for name, stage in bringup.stages.items():
         status = "ok" if stage.ok else ("skipped" if (stage.error or "").startswith("skipped") else "failed")
