@@ -96,7 +96,7 @@ def compiler_error(stage_name: str, message: str, node_kinds: Optional[dict] = N
     notes = [f"upstream hint: {line[len('Hint:'):].strip()}" for line in lines
              if line.startswith("Hint:") and "report an issue" not in line.lower()]
     failed_pass = next((m.group(1) for m in (re.match(r"^(.+ -> .+) failed$", line) for line in lines) if m), None)
-    out_of_memory = re.search(r"bad_alloc|out of memory", message) is not None
+    out_of_memory = OUT_OF_MEMORY.search(message) is not None
     if failed_pass:
         notes.append(f"{'ran out of memory ' if out_of_memory else ''}in the pass pipeline {failed_pass!r}")
     if out_of_memory:
@@ -106,6 +106,9 @@ def compiler_error(stage_name: str, message: str, node_kinds: Optional[dict] = N
                      "functionalize=True (dynamo frontend, `--functionalize`) or with the export frontend, which "
                      "rewrite them out of place")
     return headline + "".join(f"\n  {note}" for note in notes)
+
+
+OUT_OF_MEMORY = re.compile(r"bad_alloc|out of memory")  # C++'s exception, LLVM's abort: the two ways it is said
 
 
 def _largest_tensor_notes(ops: Sequence) -> list:
@@ -230,7 +233,7 @@ def run_pipelines(module, pipelines: list):
         where = steps[-1] if steps else pipelines[0][1]
         if worker.returncode < 0:
             name = signal.Signals(-worker.returncode).name
-            if re.search(r"out of memory|bad_alloc", stderr or ""):  # LLVM's handler aborts: say why it did
+            if OUT_OF_MEMORY.search(stderr or ""):  # LLVM's handler aborts: say why it did
                 raise CompilerFailure(f"torch-mlir ran out of memory ({name}: "
                                       f"{' / '.join(stderr.strip().splitlines()[-2:])}) in {where}")
             raise CompilerFailure(f"torch-mlir crashed ({name}) in {where}")
