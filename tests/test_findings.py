@@ -225,3 +225,20 @@ def test_export_reports_the_inplace_ops_it_functionalized_and_points_to_dynamo()
         marked = b.stages["fx"].ops[f.details["index"]]  # the op it became, which the view marks
         assert marked.location == f.location and not marked.name.split(".")[1].endswith("_")
     assert b.findings.summary()["fx"]["inplace"] == len(found) >= 3  # the count says what the code has
+
+
+class Tied(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(64, 64), torch.nn.Linear(64, 64)
+        self.b.weight = self.a.weight  # one tensor, two names: the exporter may use either
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+def test_a_tied_weight_exported_to_onnx_is_a_parameter_under_either_name():
+    b = tb.bringup(Tied(), (torch.randn(2, 64),), frontend="onnx", params="inline", tt=False)
+    roles = {f.details["name"]: f.details["role"] for f in b.findings.of("constant", "onnx")}
+    assert set(roles.values()) == {"parameter"}, roles
+    assert b.findings.summary()["onnx"]["non_weight_constants"] == 0

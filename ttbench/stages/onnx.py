@@ -59,8 +59,9 @@ def _torch_roles(model: torch.nn.Module) -> dict:
     """{initializer name: parameter | buffer} for a model exported here: the exporter names initializers after the
     module's own names, and any other floating-point initializer (a plain tensor attribute, a folded tensor) is a
     constant. A file on its own says nothing of roles: there every floating-point initializer is a parameter."""
-    roles = {name: "buffer" for name, _ in model.named_buffers()}
-    roles.update({name: "parameter" for name, _ in model.named_parameters()})
+    # every name of a tied weight: the exporter may name its initializer after any of them
+    roles = {name: "buffer" for name, _ in model.named_buffers(remove_duplicate=False)}
+    roles.update({name: "parameter" for name, _ in model.named_parameters(remove_duplicate=False)})
     return roles
 
 
