@@ -151,30 +151,38 @@ def test_resnet50_view_is_interactive_within_two_seconds(zoo_bringup, tmp_path):
         assert not page.errors
 
 
-def _run_all_cells(page, attempts: int = 8) -> None:
-    """Run > Run All Cells, again until the first cell has started: the command does nothing while the notebook
-    is still connecting to its kernel (seen on a fresh clone, where the first start is slower)."""
-    first_prompt = page.locator(".jp-Cell .jp-InputArea-prompt").first
-    dialogs = []
-    for _ in range(attempts):
-        page.keyboard.press("Escape")
-        dialog = page.locator(".jp-Dialog")
-        if dialog.count() and dialog.first.is_visible():
-            # JupyterLab sometimes opens a modal first (seen once on a fresh clone, intercepting the menu click):
-            # take its default answer, and say what it was if the notebook still never runs
-            dialogs.append(dialog.first.inner_text()[:200])
-            accept = dialog.first.locator(".jp-Dialog-button.jp-mod-accept")
-            if accept.count():
-                accept.first.click()
-            continue
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
-        page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if re.search(r"\[(\*|\d+)\]", first_prompt.inner_text()):
-                return
+def _run_cells_one_by_one(page, count: int, attempts: int = 8, timeout_s: float = 300) -> None:
+    """Runs each cell with Shift+Enter and waits for it to finish before the next, so a cell is never skipped:
+    with Run All, a fresh clone's CI once lost the first cell's execution while the notebook was still connecting
+    to its kernel (the second cell then ran as In[1] and found no `tb`). A cell whose run does not start is asked
+    again; a modal JupyterLab opens first takes its default answer and is named if the cell still never runs."""
+    prompts = page.locator(".jp-Notebook .jp-Cell .jp-InputArea-prompt")
+    for i in range(count):
+        prompt, dialogs = prompts.nth(i), []
+        for _ in range(attempts):
+            page.keyboard.press("Escape")
+            dialog = page.locator(".jp-Dialog")
+            if dialog.count() and dialog.first.is_visible():
+                dialogs.append(dialog.first.inner_text()[:200])
+                accept = dialog.first.locator(".jp-Dialog-button.jp-mod-accept")
+                if accept.count():
+                    accept.first.click()
+                continue
+            page.locator(".jp-Notebook .jp-Cell").nth(i).locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and not re.search(r"\[(\*|\d+)\]", prompt.inner_text()):
+                time.sleep(0.5)
+            if re.search(r"\[(\*|\d+)\]", prompt.inner_text()):
+                break
+        else:
+            raise AssertionError(f"JupyterLab never started cell {i} (dialogs it showed: {dialogs})")
+        deadline = time.monotonic() + timeout_s
+        while not re.search(r"\[\d+\]", prompt.inner_text()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"cell {i} did not finish in {timeout_s:.0f} s; prompts: "
+                                     f"{prompts.all_inner_texts()}")
             time.sleep(0.5)
-    raise AssertionError(f"JupyterLab never started running the notebook (dialogs it showed: {dialogs})")
 
 
 CELL_MODEL = """import torch
@@ -237,13 +245,15 @@ def test_following_a_line_inside_jupyterlab(tmp_path):
         page.goto(f"{url}/lab/tree/two_views.ipynb?token={token}")
         page.locator(".jp-Notebook .jp-Cell").first.wait_for()
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
-        _run_all_cells(page)
+        _run_cells_one_by_one(page, len(cells))
         try:
-            page.locator("div.ttb.js").nth(2).wait_for(timeout=300_000)
+            page.locator("div.ttb.js").nth(2).wait_for(timeout=60_000)
         except Exception:
             screenshot(page, "jupyterlab_failed.png")
             outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
-            raise AssertionError(f"the three views did not come up in JupyterLab; outputs: {outputs}") from None
+            prompts = page.locator(".jp-Cell .jp-InputArea-prompt").all_inner_texts()
+            raise AssertionError(f"the three views did not come up in JupyterLab; prompts: {prompts}; "
+                                 f"outputs: {outputs}") from None
         views = page.locator("div.ttb")
         assert views.count() == 3
         _a_model_from_a_cell_reads_well(page, views.nth(2))
