@@ -1,5 +1,5 @@
-"""Child-process entry for torch-mlir pass pipelines (see stages/mlir_stage.run_pipelines). Never imported by the
-parent.
+"""Child-process entry for torch-mlir pass pipelines (see stages/mlir_stage.run_pipelines). The parent imports only
+`run_job`, and only inside a child that is contained already (the op-by-op worker lowers in its own process).
 
     python mlir_worker.py        then one line on stdin: {"in": IN.mlirbc, "out": OUT.mlirbc,
                                                        "pipelines": [[PIPELINE, DESCRIPTION], ...]}
@@ -37,7 +37,6 @@ def main(argv) -> int:
     from torch_mlir import ir
     from torch_mlir._mlir_libs import _stablehlo
     from torch_mlir.dialects import torch as torch_d
-    from torch_mlir.passmanager import PassManager
 
     context = ir.Context()
     torch_d.register_dialect(context)
@@ -51,31 +50,52 @@ def main(argv) -> int:
     context.attach_diagnostic_handler(lambda d: diagnostics.append((d.location, d.severity, d.message)) or True)
     with context:
         context.emit_error_diagnostics = True  # passes that emit errors without failing would otherwise assert
-        with open(source, "rb") as f:
-            try:  # parsing verifies: IR an importer built without verifying (in-place ops) fails here
-                module = ir.Module.parse(f.read())
-            except Exception as exc:
-                print_diagnostics(None, diagnostics)
-                print(f"{exc}", file=sys.stderr, flush=True)
-                print(f"failed: {job['pipelines'][0][1]}", flush=True)
-                return 3
-        for pipeline, description in job["pipelines"]:
-            print(f"running: {description}", flush=True)
-            _inject_fault(job.get("fault") or "", description)
-            diagnostics.clear()
-            try:
-                PassManager.parse(pipeline).run(module.operation)
-            except Exception as exc:  # the summary follows the diagnostics
-                print_diagnostics(module, diagnostics)
-                print(f"{description} failed: {exc}", file=sys.stderr, flush=True)
-                print(f"failed: {description}", flush=True)
-                return 3
+        failed, module = run_job(lambda: _parse(source), job["pipelines"], diagnostics, sys.stderr,
+                                 job.get("fault") or "", steps=sys.stdout)
+        if failed is not None:
+            print(f"failed: {failed}", flush=True)
+            return 3
         with open(out, "wb") as f:
             f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
     return 0
 
 
-def print_diagnostics(module, diagnostics) -> None:
+def _parse(path: str):
+    from torch_mlir import ir
+
+    with open(path, "rb") as f:
+        return ir.Module.parse(f.read())
+
+
+def run_job(make_module, pipelines: list, diagnostics: list, err, fault: str = "", steps=None) -> tuple:
+    """Runs [(pipeline, description), ...] on the module `make_module()` builds (in the current context, whose
+    diagnostics land in `diagnostics`). -> (None, module) when all ran, or (the description of the pipeline that
+    failed, None) after writing its diagnostics and a summary to `err`; `steps`, if given, gets a "running:" line
+    before each pipeline (the parent's clue when a pass crashes or hangs). Also what a contained child that lowers
+    in its own process (the op-by-op worker) runs, so both say a failure alike."""
+    try:  # parsing verifies: IR an importer built without verifying (in-place ops) fails here
+        module = make_module()
+    except Exception as exc:
+        print_diagnostics(None, diagnostics, err)
+        print(f"{exc}", file=err, flush=True)
+        return pipelines[0][1], None
+    from torch_mlir.passmanager import PassManager
+
+    for pipeline, description in pipelines:
+        if steps is not None:
+            print(f"running: {description}", file=steps, flush=True)
+        _inject_fault(fault, description)
+        diagnostics.clear()
+        try:
+            PassManager.parse(pipeline).run(module.operation)
+        except Exception as exc:  # the summary follows the diagnostics
+            print_diagnostics(module, diagnostics, err)
+            print(f"{description} failed: {exc}", file=err, flush=True)
+            return description, None
+    return None, module
+
+
+def print_diagnostics(module, diagnostics, err) -> None:
     """MLIR's diagnostics on stderr as its own handler prints them ("LOC: error: message"), except that an op
     without a location (a constant the canonicalizer hoisted and deduplicated) is placed at the first op that uses
     it and has one, so that the error still points at the model's node and source line."""
@@ -90,7 +110,7 @@ def print_diagnostics(module, diagnostics) -> None:
                 location = user.location
                 end = named.end()
                 message = f"{message[:end]} (no location of its own: shown at its user '{user.name}'){message[end:]}"
-        print(f"{location}: {kind}: {message}", file=sys.stderr, flush=True)
+        print(f"{location}: {kind}: {message}", file=err, flush=True)
 
 
 def _located_user(module, op_name: str):

@@ -8,6 +8,9 @@ reports it as that request's error and starts a fresh worker.
   {"kind": "lower", "spec": PATH, "out": PATH}          one-op spec (pickle) -> StableHLO text
   {"kind": "lower_onnx", "model": PATH, "out": PATH}    one-node ONNX model -> StableHLO text
   {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH}   StableHLO text + npz inputs -> npz outputs
+  {"kind": "warm"}                                      import what lowering needs, before the first unit
+  {"kind": "run_many", "modules": [PATH], "inputs": PATH, "outputs": PATH}   one-op programs compiled as one
+        (unit_batch.py) and run once; inputs and outputs in unit order; the reply gives each unit's output count
 
 Fault injection, for testing that a crash or hang stays a row: TTBENCH_WORKER_FAULT=abort:OP or hang:OP makes
 the worker abort or hang when asked to lower OP (e.g. aten.gelu.default).
@@ -24,9 +27,10 @@ from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import watch_parent
 from ..proc.line_protocol import serve
 from ..stages.mlir_stage import full_text
-from ..stages.stablehlo import lower as to_stablehlo
-from ..stages.torchfx import import_fx, import_onnx
+from ..stages.stablehlo import lowered_module
+from ..stages.torchfx import fx_module, onnx_module
 from ..tt.plugin import plugin_lock
+from .unit_batch import one_program
 
 # Below the parent's start timeout (proc/client.py), so a long wait is reported as such, not as a dead worker.
 START_LOCK_TIMEOUT_S = 100.0
@@ -88,37 +92,62 @@ def _backend(device: str):
         return backend.get_backend(device)
 
 
-def lower(spec_path: str) -> str:
-    """A one-op spec -> the StableHLO text of a function computing just that op."""
-    from ..stages.fx import FxCapture  # lazy: torch and the frontends load per request kind
-    from .one_op import one_op_graph  # lazy: torch and the frontends load per request kind
+class Lowering:
+    """One-op units -> StableHLO text, in this (contained) process: no pass worker, no import fork, no Stage; one
+    MLIR context for many units (making one costs ~5 ms, a unit's whole lowering ~20 ms), renewed now and then so
+    that what it interns stays small."""
+    UNITS_PER_CONTEXT = 256
 
-    with open(spec_path, "rb") as f:
-        spec = pickle.load(f)
-    _inject_fault(spec["target"])
-    gm = one_op_graph(spec)
-    _, module = import_fx(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm))
+    def __init__(self):
+        self.context, self.used = None, 0
+
+    def _context(self):
+        from ..stages.torchfx import new_context  # lazy: torch and the frontends load per request kind
+
+        if self.context is None or self.used >= self.UNITS_PER_CONTEXT:
+            self.context, self.used = new_context(), 0
+        self.used += 1
+        return self.context
+
+    def fx(self, spec_path: str) -> str:
+        """A one-op spec -> the StableHLO text of a function computing just that op."""
+        from ..stages.fx import FxCapture  # lazy: torch and the frontends load per request kind
+        from .one_op import one_op_graph  # lazy: torch and the frontends load per request kind
+
+        with open(spec_path, "rb") as f:
+            spec = pickle.load(f)
+        _inject_fault(spec["target"])
+        gm = one_op_graph(spec)
+        module = fx_module(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm), self._context())
+        return _lowered_text(module, onnx=False)
+
+    def onnx(self, model_path: str) -> str:
+        """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
+        import onnx
+
+        from ..stages.onnx import OnnxCapture  # lazy: torch and the frontends load per request kind
+        proto = onnx.load(model_path)
+        _inject_fault(proto.graph.node[0].op_type)
+        arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
+        capture = OnnxCapture(model=proto, arguments=arguments, values=[None] * len(arguments))
+        return _lowered_text(onnx_module(capture, contained=True, context=self._context()), onnx=True)
+
+
+def _lowered_text(module, onnx: bool) -> str:
     try:
-        stage, _ = to_stablehlo(module, onnx=False)
+        lowered = lowered_module(module, onnx=onnx, contained=True)
     except Exception as exc:
         raise LoweringFailed(str(exc)) from None
-    return full_text(stage.module)
+    return full_text(lowered)
 
 
-def lower_onnx(model_path: str) -> str:
-    """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
-    import onnx
-
-    from ..stages.onnx import OnnxCapture  # lazy: torch and the frontends load per request kind
-    proto = onnx.load(model_path)
-    _inject_fault(proto.graph.node[0].op_type)
-    arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
-    _, module = import_onnx(OnnxCapture(model=proto, arguments=arguments, values=[None] * len(arguments)))
-    try:
-        stage, _ = to_stablehlo(module, onnx=True)
-    except Exception as exc:
-        raise LoweringFailed(str(exc)) from None
-    return full_text(stage.module)
+def _warm_lowering() -> None:
+    """Import what the first lowering needs (torch, the FX tracer, torch-mlir's importers: ~2 s). The op-by-op
+    flow sends this ahead (WorkerClient.send_ahead), so that it overlaps the parent's recording of the golden."""
+    from .one_op import one_op_graph  # noqa: F401  # lazy: warmed on request, not at start
+    from ..stages.fx import FxCapture  # noqa: F401  # lazy: warmed on request, not at start
+    from torch_mlir.extras.fx_importer import FxImporter  # noqa: F401
+    from torch_mlir.passmanager import PassManager  # noqa: F401
 
 
 class LoweringFailed(RuntimeError):
@@ -136,10 +165,10 @@ def _inject_fault(target: str) -> None:
             time.sleep(60)
 
 
-def _handle(request: dict, runner: Runner) -> dict:
+def _handle(request: dict, runner: Runner, lowering: Lowering) -> dict:
     if request["kind"] in ("lower", "lower_onnx"):
         try:
-            text = lower(request["spec"]) if request["kind"] == "lower" else lower_onnx(request["model"])
+            text = lowering.fx(request["spec"]) if request["kind"] == "lower" else lowering.onnx(request["model"])
         except LoweringFailed as exc:
             return {"ok": False, "stage": "torchfx", "error": _one_line(exc)}
         except Exception as exc:  # did not import: the op's own stage is as far as it got
@@ -158,6 +187,23 @@ def _handle(request: dict, runner: Runner) -> dict:
         save_arrays(request["outputs"], outputs, "out")
         return {"ok": True, "stage": "executed", "compile_seconds": compile_s, "run_seconds": run_s,
                 "outputs": len(outputs)}
+    if request["kind"] == "warm":
+        _warm_lowering()
+        return {"ok": True}
+    if request["kind"] == "run_many":
+        texts = []
+        for path in request["modules"]:
+            with open(path) as f:
+                texts.append(f.read())
+        inputs = load_arrays(request["inputs"], "arg")
+        try:
+            text, _, counts = one_program(texts)
+            outputs, compile_s, run_s = runner.run(text, inputs)
+        except Exception as exc:  # the parent runs each unit alone then, for its own verdict
+            return {"ok": False, "stage": "stablehlo", "error": _one_line(exc)}
+        save_arrays(request["outputs"], outputs, "out")
+        return {"ok": True, "stage": "executed", "compile_seconds": compile_s, "run_seconds": run_s,
+                "counts": counts}
     return {"ok": False, "error": f"unknown request kind {request['kind']!r}"}
 
 
@@ -183,9 +229,9 @@ def main() -> int:
 
     def start():
         runner = Runner(device)
-        return runner, {"device": str(runner.device), "stablehlo_version": runner.version}
+        return (runner, Lowering()), {"device": str(runner.device), "stablehlo_version": runner.version}
 
-    return serve(start, lambda runner, request: _handle(request, runner), describe=_one_line)
+    return serve(start, lambda state, request: _handle(request, *state), describe=_one_line)
 
 
 if __name__ == "__main__":

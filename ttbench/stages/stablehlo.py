@@ -16,7 +16,12 @@ TO_STABLEHLO = "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow
 def lower(torch_module, onnx: bool = False):
     """torch-dialect module (left untouched) -> a new StableHLO module."""
     t0 = time.perf_counter()
-    module = run_pipelines(torch_module, [
-        (ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR"),
-        (TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")])
+    module = lowered_module(torch_module, onnx)
     return mlir_stage("stablehlo", module, time.perf_counter() - t0), module
+
+
+def lowered_module(torch_module, onnx: bool = False, contained: bool = False):
+    """lower's module alone (no Stage: the op-by-op worker needs only the IR); `contained`: see run_pipelines."""
+    return run_pipelines(torch_module, [
+        (ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR"),
+        (TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")], contained=contained)

@@ -25,16 +25,21 @@ def new_context():
 
 def import_fx(capture):
     """FxCapture -> torch-dialect module. Placeholders become function arguments in `capture.arguments` order."""
+    t0 = time.perf_counter()
+    module = fx_module(capture)
+    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+
+
+def fx_module(capture, context=None):
+    """import_fx's module alone (no Stage: the op-by-op worker needs only the IR), in `context` if given."""
     from torch_mlir.extras.fx_importer import FxImporter
 
-    t0 = time.perf_counter()
-    importer = FxImporter(context=new_context())
+    importer = FxImporter(context=context or new_context())
     # torch-mlir reads stack traces with `File "([^"]+)"`: a quote in a file name lost every location. This
     # importer (ours, not shared) gets a context cache that reads them with ttbench's own frame parser instead.
     importer._cc = _located_cache_class()(importer._c, py_attr_tracker=importer._py_attr_tracker)
     importer.import_stateless_graph(capture.graph_module.graph, func_name="main")
-    module = importer.module
-    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+    return importer.module
 
 
 _LOCATED_CACHE = None
@@ -72,31 +77,40 @@ def _located_cache_class():
 def import_onnx(capture):
     """OnnxCapture -> torch-dialect module of `torch.operator "onnx.*"` ops, each located at the source line the
     ONNX exporter recorded for its node."""
+    t0 = time.perf_counter()
+    module = onnx_module(capture)
+    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+
+
+def onnx_module(capture, contained: bool = False, context=None):
+    """import_onnx's module alone (no Stage), in `context` if given. `contained`: the caller is a child whose
+    crash is contained already (the op-by-op worker), so the importer runs here, not in a fork of its own."""
     from torch_mlir import ir
     from torch_mlir.extras import onnx_importer
 
     from .onnx import relocate_onnx_ops  # lazy: imports torch (~2.5 s)
 
-    t0 = time.perf_counter()
-
-    def import_to_bytecode() -> bytes:
+    def import_here():
         model_info = onnx_importer.ModelInfo(capture.model)
-        imported = model_info.create_module(context=new_context())
+        imported = model_info.create_module(context=context or new_context())
         onnx_importer.NodeImporter.define_function(model_info.main_graph, imported.operation).import_all()
-        return imported.operation.get_asm(enable_debug_info=True, binary=True)
+        return imported
 
-    # The importer aborts the process on some types (unsigned integers wider than 8 bits: llvm/torch-mlir#3720),
-    # so it runs in a forked copy; what it built comes back as bytecode.
-    try:
-        bytecode = call_in_fork(import_to_bytecode, core.EAGER_TIMEOUT_S, "torch-mlir's ONNX importer")
-    except ContainedFailure as exc:
-        raise CompilerFailure(str(exc)) from None
-    except Exception as exc:  # the importer's own error, raised again here (its type may not survive the trip)
-        raise CompilerFailure(f"torch-mlir's ONNX importer: {str(exc).strip() or type(exc).__name__}") from None
-    context = new_context()
-    with context:
-        module = ir.Module.parse(bytecode)
-    with context:
+    if contained:
+        module = import_here()
+    else:
+        # The importer aborts the process on some types (unsigned integers wider than 8 bits: llvm/torch-mlir#3720),
+        # so it runs in a forked copy; what it built comes back as bytecode.
+        try:
+            bytecode = call_in_fork(lambda: import_here().operation.get_asm(enable_debug_info=True, binary=True),
+                                    core.EAGER_TIMEOUT_S, "torch-mlir's ONNX importer")
+        except ContainedFailure as exc:
+            raise CompilerFailure(str(exc)) from None
+        except Exception as exc:  # the importer's own error, raised again here (its type may not survive the trip)
+            raise CompilerFailure(f"torch-mlir's ONNX importer: {str(exc).strip() or type(exc).__name__}") from None
+        with context or new_context():
+            module = ir.Module.parse(bytecode)
+    with module.context:
         for op in module.body.operations:  # the importer names the function after the ONNX graph
             private = "sym_visibility" in op.operation.attributes and \
                 str(op.operation.attributes["sym_visibility"]).strip('"') == "private"
@@ -104,7 +118,7 @@ def import_onnx(capture):
                 op.operation.attributes["sym_name"] = ir.StringAttr.get("main")
                 _order_arguments_by_signature(op.operation, capture)  # by the parameters' names: before relocating
         relocate_onnx_ops(module, capture.node_frames, capture.node_modules)
-    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+    return module
 
 
 def _order_arguments_by_signature(func, capture) -> None:
