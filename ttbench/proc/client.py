@@ -39,6 +39,8 @@ class WorkerClient:
                                                     TMPDIR=private_tmp())
         self.cwd = cwd
         self.proc: Optional[subprocess.Popen] = None
+        self.greeted = False  # the running worker's hello has been read
+        self.unread = 0  # replies to requests sent ahead, not read yet
         self.hello: dict = {}
         self.restarts = 0
 
@@ -48,16 +50,36 @@ class WorkerClient:
     def __exit__(self, *exc):
         self.close()
 
-    def _start(self) -> None:
+    def send_ahead(self, payload: dict) -> None:
+        """Send a request whose reply nobody waits for now (starting the worker if needed, without waiting for
+        it to be ready): it runs while the caller does its own work; the next request() reads and drops its
+        reply first (a worker that died meanwhile is then that request's WorkerDied)."""
+        if self.proc is None:
+            if self.hello:
+                self.restarts += 1
+            self._spawn()
+        try:
+            self.proc.stdin.write(json.dumps(payload) + "\n")
+            self.proc.stdin.flush()
+            self.unread += 1
+        except BrokenPipeError:
+            pass  # the next request reports how it died
+
+    def _spawn(self) -> None:
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      text=True, cwd=self.cwd, **spawn_options(self.env))
+        self.greeted, self.unread = False, 0
+
+    def _start(self) -> None:
+        if self.proc is None:
+            self._spawn()
         hello = self._read_line(self.start_timeout)
         if not hello.get("ready"):
             error = hello.get("error", "no reply")
             self.close()
             raise WorkerDied(f"the {self.device} worker did not start: {error}")
-        self.hello = hello
+        self.hello, self.greeted = hello, True
 
     def _read_line(self, timeout: float) -> dict:
         sel = selectors.DefaultSelector()
@@ -71,7 +93,7 @@ class WorkerClient:
             sel.close()
         if not line:
             code = self.proc.wait()
-            self.proc = None
+            self.proc, self.unread = None, 0
             raise WorkerDied(f"worker {describe_exit(code)}{self._log_tail()}")
         return json.loads(line)
 
@@ -86,7 +108,7 @@ class WorkerClient:
     def _kill(self) -> None:
         if self.proc is not None:
             kill_group(self.proc)
-            self.proc = None
+            self.proc, self.unread = None, 0
 
     def request(self, payload: dict, timeout: float) -> dict:
         """Send one request; WorkerDied if the worker crashes or does not answer within `timeout` seconds
@@ -95,6 +117,11 @@ class WorkerClient:
             if self.hello:
                 self.restarts += 1
             self._start()
+        elif not self.greeted:  # started by send_ahead
+            self._start()
+        while self.unread:  # replies to what was sent ahead
+            self.unread -= 1
+            self._read_line(self.start_timeout)
         try:
             self.proc.stdin.write(json.dumps(payload) + "\n")
             self.proc.stdin.flush()
@@ -113,7 +140,7 @@ class WorkerClient:
                 self.proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 self._kill()
-            self.proc = None
+            self.proc, self.unread = None, 0
 
 
 _SHARED: dict = {}
