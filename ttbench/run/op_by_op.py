@@ -44,9 +44,10 @@ from .results import OpByOpReport, OpRow
 
 MODES = tuple(OpByOpMode)
 DEFAULT_OP_TIMEOUT_S = 30.0
-
-
-# --- executors: StableHLO of one op -> how far it got on the device ---------------------------------------------
+# Isolated units compiled as one program on a PJRT device (see _Rows.run_batch): enough to pay the compile's fixed
+# cost rarely, few enough that progress moves and the inputs of a batch stay small.
+BATCH_UNITS = 24
+BATCH_SECONDS_PER_UNIT = 1.0  # the batch's timeout beyond the per-op one
 
 
 # --- one unit: lower in the CPU worker, then the executor ---------------------------------------------------------
@@ -89,15 +90,51 @@ class _Rows:
         row = unit.row
         t = time.perf_counter()
         with temp_folder("ttbench-op-") as tmp:
-            text, row.furthest_stage, row.error = _lower(unit, tmp, self.timeout)
+            text = self._lower(unit, tmp)
             arrays = None
             if text is not None:
-                if self.transform is not None:
-                    text = self.transform(text, row.op, row.nodes[0])
                 row.furthest_stage, row.error, arrays = executor.execute(text, unit.inputs, tmp, self.timeout)
         arrays = self._compare(row, arrays, unit.golden, executor)
         row.seconds = time.perf_counter() - t
         return arrays
+
+    def run_batch(self, executor, indices: list) -> None:
+        """Fill in the rows of units `indices`: each lowered alone (a crash or hang stays that unit's row), then
+        all that lowered compiled as one program and run once (executor.execute_many); when that batch does not
+        compile or run, each unit runs alone, for its own verdict. A row's seconds: its lowering and its share
+        of the batch's compile and run."""
+        texts: dict = {}
+        with temp_folder("ttbench-ops-") as tmp:
+            for i in indices:
+                t = time.perf_counter()
+                text = self._lower(self.units[i], tmp)
+                self.units[i].row.seconds = time.perf_counter() - t
+                if text is not None:
+                    texts[i] = text
+            t = time.perf_counter()
+            batch = executor.execute_many(list(texts.values()), [self.units[i].inputs for i in texts], tmp,
+                                          self.timeout + BATCH_SECONDS_PER_UNIT * len(texts)) \
+                if len(texts) > 1 else None
+            share = (time.perf_counter() - t) / max(len(texts), 1)
+            arrays_of = dict(zip(texts, batch)) if batch is not None else {}
+            for i in indices:
+                unit, t = self.units[i], time.perf_counter()
+                arrays = None
+                if i in arrays_of:
+                    unit.row.furthest_stage, unit.row.error, arrays = "executed", None, arrays_of[i]
+                elif i in texts:
+                    unit.row.furthest_stage, unit.row.error, arrays = executor.execute(
+                        texts[i], unit.inputs, tmp, self.timeout)
+                self._compare(unit.row, arrays, unit.golden, executor)
+                unit.row.seconds += (share if i in arrays_of else 0.0) + time.perf_counter() - t
+
+    def _lower(self, unit: Unit, tmp: str) -> Optional[str]:
+        """The unit's StableHLO text (transformed, if asked), or None with its row saying how far it got."""
+        row = unit.row
+        text, row.furthest_stage, row.error = _lower(unit, tmp, self.timeout)
+        if text is not None and self.transform is not None:
+            text = self.transform(text, row.op, row.nodes[0])
+        return text
 
     def _compare(self, row: OpRow, arrays, golden: list, executor) -> Optional[list]:
         if arrays is None:
@@ -171,6 +208,8 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
     elif b.fx_graph is None:
         raise BadInput(f"op by op needs an FX graph; this {b.frontend} bringup has none (its fx stage failed)")
     t0 = time.perf_counter()
+    # every unit is lowered in the CPU worker: its start and imports overlap the recording of the golden values
+    shared_client("cpu").send_ahead({"kind": "warm"})
     flow = _isolated if mode == "isolated" else _chained
     skipped: dict = {}  # op -> occurrences left out (see skip_call)
     rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,
@@ -197,11 +236,18 @@ def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, p
     units = list(unique.values())
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
     with executor_class(dev) as executor, progress_bar(len(units), f"{b.model_name} ops", progress) as bar:
-        for i, unit in enumerate(units):
-            rows.run(executor, i)
-            bar.update(1)
-            if stop_at_first_failure and not unit.row.ok:
-                units[:] = units[:i + 1]
+        batched = getattr(executor, "execute_many", None) is not None
+        step = BATCH_UNITS if batched else 1
+        for start in range(0, len(units), step):
+            indices = list(range(start, min(start + step, len(units))))
+            if batched:
+                rows.run_batch(executor, indices)
+            else:
+                rows.run(executor, indices[0])
+            bar.update(len(indices))
+            failed = next((i for i in indices if not units[i].row.ok), None)
+            if stop_at_first_failure and failed is not None:
+                units[:] = units[:failed + 1]
                 break
     return [u.row for u in units], sum(u.row.count for u in units), None, rows.rerun
 

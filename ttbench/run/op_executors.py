@@ -2,10 +2,12 @@
 or CUDA, the Tenstorrent compiler compile-only (with the unit's TTNN program interpreted on the CPU), in a registry."""
 from __future__ import annotations
 
-
+import os
+from typing import Optional
 
 from ..core import BadInput
 from ..io.arrays import from_numpy, to_numpy
+from ..proc.array_files import load_arrays, save_arrays
 from ..proc.client import WorkerDied, shared_client
 from ..tt.interp import NotInterpreted, interpret_text
 from ..tt.plugin import CompileSession, PluginError
@@ -40,6 +42,30 @@ class PjrtExecutor:
         if not reply.get("ok"):
             return "stablehlo", reply.get("error"), None  # did not compile or run
         return "executed", None, reply["arrays"]
+
+    def execute_many(self, texts: list, inputs: list, tmp: str, timeout: float) -> Optional[list]:
+        """Units compiled as one program and run once (unit_batch.py): the compile's fixed cost is paid once.
+        -> each unit's output arrays, or None when the batch did not compile or run (each unit then runs alone,
+        for its own verdict). `inputs`: each unit's list of arrays."""
+        paths = []
+        for i, text in enumerate(texts):
+            paths.append(os.path.join(tmp, f"unit{i}.mlir"))
+            with open(paths[-1], "w") as f:
+                f.write(pjrt_text(text))
+        feeds, results = os.path.join(tmp, "inputs.npz"), os.path.join(tmp, "outputs.npz")
+        save_arrays(feeds, [x for unit in inputs for x in unit], "arg")
+        try:
+            reply = self.client.request({"kind": "run_many", "modules": paths, "inputs": feeds, "outputs": results},
+                                        timeout)
+        except WorkerDied:
+            return None
+        if not reply.get("ok"):
+            return None
+        arrays, out = load_arrays(results, "out"), []
+        for count in reply["counts"]:
+            out.append(arrays[:count])
+            arrays = arrays[count:]
+        return out
 
 
 class TTExecutor:
