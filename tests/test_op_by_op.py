@@ -13,6 +13,8 @@ import ttbench as tb
 from ttbench import optional
 from ttbench.core import BadInput
 
+import op_by_op_rows
+
 needs_tt = pytest.mark.skipif(not optional.tt_plugin().available, reason=optional.TT_HINT)
 
 
@@ -225,3 +227,36 @@ def test_first_failing_op_says_when_every_op_gets_through(zoo_bringup):
     assert not none  # `if b.first_failing_op(): ...` still reads as before
     assert repr(none) == f"no failing op: each of the {none.unique_ops} unique ops gets through stablehlo on its own " \
                          f"(cpu)" and none.unique_ops == len(b.op_by_op(progress=False).rows) > 3
+
+
+@pytest.mark.parametrize("model,frontend", op_by_op_rows.CASES, ids=[f"{m}-{f}" for m, f in op_by_op_rows.CASES])
+def test_op_by_op_rows_are_as_recorded(model, frontend):
+    """The rows a user reads (units, occurrences, lines, verdicts, PCCs) are those recorded before op by op was
+    made fast (one unit per compile, lowered in a pass worker of its own): batching and in-process lowering
+    changed the speed only."""
+    with open(op_by_op_rows.path_of(model, frontend)) as f:
+        recorded = json.load(f)
+    rows = op_by_op_rows.rows_of(model, frontend)
+    assert [{k: v for k, v in r.items() if k != "pcc"} for r in rows] == \
+        [{k: v for k, v in r.items() if k != "pcc"} for r in recorded]
+    assert [r["pcc"] for r in rows] == pytest.approx([r["pcc"] for r in recorded], abs=2e-6)
+
+
+def test_a_batch_that_does_not_compile_gives_each_unit_its_own_verdict(zoo_bringup):
+    """One unit edited so that its program is refused: the batch it is in cannot compile, every other unit of that
+    batch still runs (alone) and passes, and the edited one fails with the compiler's own message."""
+    b = zoo_bringup("bert_tiny", "export")
+
+    def break_gelu(text, op, node):
+        if op != "aten.gelu.default":
+            return text
+        assert "stablehlo.multiply" in text
+        return text.replace("stablehlo.multiply", "stablehlo.bogus_multiply", 1)  # no such op
+
+    report = b.op_by_op(progress=False, transform=break_gelu)
+    broken = [r for r in report.rows if r.op == "aten.gelu.default"]
+    assert broken and all(not r.ok and r.furthest_stage == "stablehlo" and "serialize" in r.error
+                          for r in broken), [(r.op, r.error) for r in broken]  # the module did not parse
+    others = [r for r in report.rows if r.op != "aten.gelu.default"]
+    assert others and all(r.ok and r.furthest_stage == "executed" for r in others), \
+        [(r.op, r.error) for r in others if not r.ok]
