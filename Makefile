@@ -106,6 +106,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
 	$(BIN)/python benchmarks/bench_run.py
+	$(BIN)/python benchmarks/bench_op_by_op.py
 	$(BIN)/python benchmarks/bench_op_by_op_tt.py
 	$(BIN)/python benchmarks/bench_hoist.py
 	$(BIN)/python benchmarks/bench_diff.py

@@ -62,15 +62,25 @@ def fx_location(node) -> str:
     return loc.short if loc else ""
 
 
-def recorded_calls(b, timeout: float) -> list:
+def recorded_calls(b, timeout: float, first_of_each_key: bool = False) -> list:
     """[(FX node, spec, output)] of every aten call in graph order, from one eager run of the FX graph in a forked
     copy of this process (the model's own ops, custom ones included, may abort or hang: that stays contained).
-    The run gets 4x the per-op timeout, at least 10 s."""
+    The run gets 4x the per-op timeout, at least 10 s. `first_of_each_key`: [(FX node, spec_key, spec, output)],
+    spec and output None for a call whose key was seen before (isolated op by op runs each key once: resnet50's
+    1074 calls are 119 keys, and handing every call's tensors back cost seconds)."""
     def record():
-        calls = []
+        calls, seen = [], set()
+
+        def on_call(node, spec, out):
+            if not first_of_each_key:
+                calls.append((node.name, spec, out))
+                return
+            key = spec_key(spec)
+            calls.append((node.name, key, spec, out) if key not in seen else (node.name, key, None, None))
+            seen.add(key)
+
         with torch.no_grad():
-            _Recorder(b.fx_graph, lambda node, spec, out: calls.append((node.name, spec, out))).run(
-                *[v.clone() for v in b.argument_values])
+            _Recorder(b.fx_graph, on_call).run(*[v.clone() for v in b.argument_values])
         return calls
 
     nodes = {n.name: n for n in b.fx_graph.graph.nodes}
@@ -78,7 +88,7 @@ def recorded_calls(b, timeout: float) -> list:
         calls = call_in_fork(record, max(4 * timeout, 10.0), "recording the graph's values (an eager run)")
     except ContainedFailure as exc:
         raise ModelFailed(f"op-by-op needs one eager run of the model's graph, and {exc}") from None
-    return [(nodes[name], spec, out) for name, spec, out in calls]
+    return [(nodes[call[0]], *call[1:]) for call in calls]
 
 
 def fx_unit(spec: dict, out) -> Unit:
@@ -88,10 +98,17 @@ def fx_unit(spec: dict, out) -> Unit:
 
 
 def fx_occurrences(b, timeout: float, skipped: dict):
-    for node, spec, out in recorded_calls(b, timeout):
-        if skip_call(spec, out, skipped):
-            continue
-        yield spec_key(spec), (lambda spec=spec, out=out: fx_unit(spec, out)), node.name, fx_location(node)
+    skips: dict = {}  # key -> whether its calls are skipped (the same for every call of one key)
+    for node, key, spec, out in recorded_calls(b, timeout, first_of_each_key=True):
+        if spec is None:  # a key seen before
+            if skips[key]:
+                skipped[key[0]] = skipped.get(key[0], 0) + 1
+                continue
+        else:
+            skips[key] = skip_call(spec, out, skipped)
+            if skips[key]:
+                continue
+        yield key, (lambda spec=spec, out=out: fx_unit(spec, out)), node.name, fx_location(node)
 
 
 def onnx_values(b, timeout: float) -> dict:
