@@ -56,21 +56,46 @@ def _lower(unit: Unit, tmp: str, timeout: float) -> tuple:
     """-> (StableHLO text or None, furthest stage, error)."""
     if unit.refused:
         return None, unit.kind, unit.refused
-    text_path = os.path.join(tmp, "op.mlir")
-    if unit.kind == "fx":
-        payload = os.path.join(tmp, "spec.pkl")
-        with open(payload, "wb") as f:  # pickle, not torch.save: it refuses torch.memory_format arguments
-            pickle.dump(unit.payload, f)
-        request = {"kind": "lower", "spec": payload, "out": text_path}
-    else:
-        payload = os.path.join(tmp, "node.onnx")
-        with open(payload, "wb") as f:
-            f.write(unit.payload.SerializeToString())
-        request = {"kind": "lower_onnx", "model": payload, "out": text_path}
+    payload, text_path = _write_payload(unit, tmp, "op")
+    request = {"kind": "lower", "spec": payload, "out": text_path} if unit.kind == "fx" else \
+        {"kind": "lower_onnx", "model": payload, "out": text_path}
     try:
         reply = shared_client("cpu").request(request, timeout)
     except WorkerDied as exc:
         return None, unit.kind, f"worker crashed or hung: {exc}"
+    return _lowered(reply, unit, text_path)
+
+
+def _lower_together(units: list, tmp: str, timeout: float) -> Optional[list]:
+    """Units of one kind (none refused) lowered by one pipeline run in the worker (unit_batch.gather). -> a
+    (text or None, furthest stage, error) per unit, or None when they did not lower together (a crash, a hang,
+    one unit the pipeline refuses): each is then lowered alone, for its own verdict."""
+    paths, outs = zip(*(_write_payload(unit, tmp, f"unit{i}") for i, unit in enumerate(units)))
+    request = {"kind": "lower_many", "unit_kind": "lower" if units[0].kind == "fx" else "lower_onnx",
+               "paths": list(paths), "outs": list(outs)}
+    try:
+        reply = shared_client("cpu").request(request, timeout)
+    except WorkerDied:
+        return None
+    if not reply.get("ok"):
+        return None
+    return [_lowered(r, unit, out) for r, unit, out in zip(reply["units"], units, outs)]
+
+
+def _write_payload(unit: Unit, tmp: str, name: str) -> tuple:
+    """-> (the unit's payload file for the worker, the path its StableHLO text goes to)."""
+    if unit.kind == "fx":
+        payload = os.path.join(tmp, f"{name}.pkl")
+        with open(payload, "wb") as f:  # pickle, not torch.save: it refuses torch.memory_format arguments
+            pickle.dump(unit.payload, f)
+    else:
+        payload = os.path.join(tmp, f"{name}.onnx")
+        with open(payload, "wb") as f:
+            f.write(unit.payload.SerializeToString())
+    return payload, os.path.join(tmp, f"{name}.mlir")
+
+
+def _lowered(reply: dict, unit: Unit, text_path: str) -> tuple:
     if not reply.get("ok"):
         return None, reply.get("stage", unit.kind), reply.get("error")
     with open(text_path) as f:
@@ -99,16 +124,27 @@ class _Rows:
         return arrays
 
     def run_batch(self, executor, indices: list) -> None:
-        """Fill in the rows of units `indices`: each lowered alone (a crash or hang stays that unit's row), then
-        all that lowered compiled as one program and run once (executor.execute_many); when that batch does not
-        compile or run, each unit runs alone, for its own verdict. A row's seconds: its lowering and its share
-        of the batch's compile and run."""
+        """Fill in the rows of units `indices`: lowered together (one pipeline run), then compiled together as
+        one program and run once (executor.execute_many); when a batch does not lower or compile as one, each
+        of its units is lowered or run alone, for its own verdict (a crash or hang stays that unit's row). A row's
+        seconds: its share of the batch's lowering, compile and run, or its own where it went alone."""
         texts: dict = {}
         with temp_folder("ttbench-ops-") as tmp:
+            together = [i for i in indices if not self.units[i].refused]
+            t = time.perf_counter()
+            lowered = _lower_together([self.units[i] for i in together], tmp,
+                                      self.timeout + BATCH_SECONDS_PER_UNIT * len(together)) \
+                if len(together) > 1 else None
+            share = (time.perf_counter() - t) / max(len(together), 1)
+            lowered_of = dict(zip(together, lowered)) if lowered is not None else {}
             for i in indices:
-                t = time.perf_counter()
-                text = self._lower(self.units[i], tmp)
-                self.units[i].row.seconds = time.perf_counter() - t
+                unit, t = self.units[i], time.perf_counter()
+                if i in lowered_of:
+                    text, unit.row.furthest_stage, unit.row.error = lowered_of[i]
+                    text = self._transformed(unit, text)
+                else:
+                    text = self._lower(unit, tmp)
+                unit.row.seconds = (share if i in lowered_of else 0.0) + time.perf_counter() - t
                 if text is not None:
                     texts[i] = text
             t = time.perf_counter()
@@ -130,10 +166,12 @@ class _Rows:
 
     def _lower(self, unit: Unit, tmp: str) -> Optional[str]:
         """The unit's StableHLO text (transformed, if asked), or None with its row saying how far it got."""
-        row = unit.row
-        text, row.furthest_stage, row.error = _lower(unit, tmp, self.timeout)
+        text, unit.row.furthest_stage, unit.row.error = _lower(unit, tmp, self.timeout)
+        return self._transformed(unit, text)
+
+    def _transformed(self, unit: Unit, text: Optional[str]) -> Optional[str]:
         if text is not None and self.transform is not None:
-            text = self.transform(text, row.op, row.nodes[0])
+            text = self.transform(text, unit.row.op, unit.row.nodes[0])
         return text
 
     def _compare(self, row: OpRow, arrays, golden: list, executor) -> Optional[list]:

@@ -8,6 +8,8 @@ reports it as that request's error and starts a fresh worker.
   {"kind": "lower", "spec": PATH, "out": PATH}          one-op spec (pickle) -> StableHLO text
   {"kind": "lower_onnx", "model": PATH, "out": PATH}    one-node ONNX model -> StableHLO text
   {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH}   StableHLO text + npz inputs -> npz outputs
+  {"kind": "lower_many", "unit_kind": "lower" | "lower_onnx", "paths": [PATH], "outs": [PATH]}
+        units imported alone, lowered by one pipeline run (unit_batch.gather); a reply per unit
   {"kind": "warm"}                                      import what lowering needs, before the first unit
   {"kind": "run_many", "modules": [PATH], "inputs": PATH, "outputs": PATH}   one-op programs compiled as one
         (unit_batch.py) and run once; inputs and outputs in unit order; the reply gives each unit's output count
@@ -30,7 +32,7 @@ from ..stages.mlir_stage import full_text
 from ..stages.stablehlo import lowered_module
 from ..stages.torchfx import fx_module, onnx_module
 from ..tt.plugin import plugin_lock
-from .unit_batch import one_program
+from .unit_batch import alone, gather, one_program
 
 # Below the parent's start timeout (proc/client.py), so a long wait is reported as such, not as a dead worker.
 START_LOCK_TIMEOUT_S = 100.0
@@ -101,16 +103,50 @@ class Lowering:
     def __init__(self):
         self.context, self.used = None, 0
 
-    def _context(self):
+    def _context(self, units: int = 1):
+        """The context for the next `units` units (all in one: a batch's modules are gathered into one)."""
         from ..stages.torchfx import new_context  # lazy: torch and the frontends load per request kind
 
-        if self.context is None or self.used >= self.UNITS_PER_CONTEXT:
+        if self.context is None or self.used + units > self.UNITS_PER_CONTEXT:
             self.context, self.used = new_context(), 0
-        self.used += 1
+        self.used += units
         return self.context
 
     def fx(self, spec_path: str) -> str:
         """A one-op spec -> the StableHLO text of a function computing just that op."""
+        return _lowered_text(self._fx_module(spec_path, self._context()), onnx=False)
+
+    def onnx(self, model_path: str) -> str:
+        """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
+        return _lowered_text(self._onnx_module(model_path, self._context()), onnx=True)
+
+    def many(self, kind: str, paths: list, outs: list) -> dict:
+        """Units of one kind ("lower": FX specs, "lower_onnx": one-node models) imported alone, lowered together
+        (unit_batch.gather: one pipeline run), each written to its `outs` path. -> {"ok": True, "units": [a
+        lower reply per unit]}; {"ok": False, ...} when the units did not lower together (the parent then
+        lowers each alone, for its own verdict)."""
+        importer = self._fx_module if kind == "lower" else self._onnx_module
+        context = self._context(len(paths))
+        modules, replies = [], []
+        for path in paths:
+            try:
+                modules.append(importer(path, context))
+                replies.append({"ok": True, "stage": "stablehlo"})
+            except Exception as exc:  # did not import: the op's own stage is as far as it got
+                replies.append({"ok": False, "stage": "fx" if kind == "lower" else "onnx", "error": _one_line(exc)})
+        imported = [i for i, r in enumerate(replies) if r["ok"]]
+        if imported:
+            try:
+                merged, _ = gather(modules, context, main_first=True)
+                lowered = lowered_module(merged, onnx=kind == "lower_onnx", contained=True)
+            except Exception as exc:
+                return {"ok": False, "error": _one_line(exc)}
+            for position, i in enumerate(imported):
+                with open(outs[i], "w") as f:
+                    f.write(full_text(alone(lowered, position, main_first=True)))
+        return {"ok": True, "units": replies}
+
+    def _fx_module(self, spec_path: str, context):
         from ..stages.fx import FxCapture  # lazy: torch and the frontends load per request kind
         from .one_op import one_op_graph  # lazy: torch and the frontends load per request kind
 
@@ -118,11 +154,9 @@ class Lowering:
             spec = pickle.load(f)
         _inject_fault(spec["target"])
         gm = one_op_graph(spec)
-        module = fx_module(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm), self._context())
-        return _lowered_text(module, onnx=False)
+        return fx_module(FxCapture(graph_module=gm, arguments=[], values=[], shown=gm), context)
 
-    def onnx(self, model_path: str) -> str:
-        """A one-node ONNX model (see onnx_nodes.py) -> the StableHLO text of a function computing just that node."""
+    def _onnx_module(self, model_path: str, context):
         import onnx
 
         from ..stages.onnx import OnnxCapture  # lazy: torch and the frontends load per request kind
@@ -130,7 +164,7 @@ class Lowering:
         _inject_fault(proto.graph.node[0].op_type)
         arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
         capture = OnnxCapture(model=proto, arguments=arguments, values=[None] * len(arguments))
-        return _lowered_text(onnx_module(capture, contained=True, context=self._context()), onnx=True)
+        return onnx_module(capture, contained=True, context=context)
 
 
 def _lowered_text(module, onnx: bool) -> str:
@@ -187,6 +221,8 @@ def _handle(request: dict, runner: Runner, lowering: Lowering) -> dict:
         save_arrays(request["outputs"], outputs, "out")
         return {"ok": True, "stage": "executed", "compile_seconds": compile_s, "run_seconds": run_s,
                 "outputs": len(outputs)}
+    if request["kind"] == "lower_many":
+        return lowering.many(request["unit_kind"], request["paths"], request["outs"])
     if request["kind"] == "warm":
         _warm_lowering()
         return {"ok": True}
@@ -197,7 +233,7 @@ def _handle(request: dict, runner: Runner, lowering: Lowering) -> dict:
                 texts.append(f.read())
         inputs = load_arrays(request["inputs"], "arg")
         try:
-            text, _, counts = one_program(texts)
+            text, counts = one_program(texts)
             outputs, compile_s, run_s = runner.run(text, inputs)
         except Exception as exc:  # the parent runs each unit alone then, for its own verdict
             return {"ok": False, "stage": "stablehlo", "error": _one_line(exc)}
