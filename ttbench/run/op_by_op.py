@@ -35,7 +35,7 @@ from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
 from .compare import compare
 from .devices import device as find_device
-from .one_op import make_spec
+from .one_op import make_spec, spec_key
 from .onnx_nodes import constant_names
 from .op_executors import EXECUTORS, INTERPRETED_TTNN, TTExecutor
 from .op_units import (Unit, fx_location, fx_occurrences, fx_unit, onnx_locations, onnx_node_name, onnx_nodes,
@@ -108,6 +108,7 @@ class _Rows:
     def __init__(self, units: list, executor_class, device, min_pcc, atol, rtol, timeout, transform):
         self.units, self.executor_class, self.device = units, executor_class, device
         self.min_pcc, self.atol, self.rtol, self.timeout, self.transform = min_pcc, atol, rtol, timeout, transform
+        self.lowered: dict = {}  # unit key -> what _lower gave it
 
     def run(self, executor, index: int) -> Optional[list]:
         """Fill in unit `index`'s row; -> the device's output arrays (None when it did not execute)."""
@@ -124,10 +125,11 @@ class _Rows:
         return arrays
 
     def run_batch(self, executor, indices: list) -> None:
-        """Fill in the rows of units `indices`: lowered together (one pipeline run), then compiled together as
-        one program and run once (executor.execute_many); when a batch does not lower or compile as one, each
-        of its units is lowered or run alone, for its own verdict (a crash or hang stays that unit's row). A row's
-        seconds: its share of the batch's lowering, compile and run, or its own where it went alone."""
+        """Fill in the rows of units `indices`: lowered together (one pipeline run), then, on a device that can
+        (executor.execute_many: PJRT), compiled together as one program and run once; otherwise, or when a
+        batch does not lower or compile as one, each unit is lowered or run alone, for its own verdict (a crash
+        or hang stays that unit's row). A row's seconds: its share of the batch's lowering, compile and run, or
+        its own where it went alone."""
         texts: dict = {}
         with temp_folder("ttbench-ops-") as tmp:
             together = [i for i in indices if not self.units[i].refused]
@@ -150,7 +152,7 @@ class _Rows:
             t = time.perf_counter()
             batch = executor.execute_many(list(texts.values()), [self.units[i].inputs for i in texts], tmp,
                                           self.timeout + BATCH_SECONDS_PER_UNIT * len(texts)) \
-                if len(texts) > 1 else None
+                if len(texts) > 1 and getattr(executor, "execute_many", None) is not None else None
             share = (time.perf_counter() - t) / max(len(texts), 1)
             arrays_of = dict(zip(texts, batch)) if batch is not None else {}
             for i in indices:
@@ -158,15 +160,35 @@ class _Rows:
                 arrays = None
                 if i in arrays_of:
                     unit.row.furthest_stage, unit.row.error, arrays = "executed", None, arrays_of[i]
-                elif i in texts:
+                elif i in texts:  # in a folder of its own: the TT compiler's files say how far it got
+                    alone = os.path.join(tmp, f"alone{i}")
+                    os.mkdir(alone)
                     unit.row.furthest_stage, unit.row.error, arrays = executor.execute(
-                        texts[i], unit.inputs, tmp, self.timeout)
+                        texts[i], unit.inputs, alone, self.timeout)
                 self._compare(unit.row, arrays, unit.golden, executor)
                 unit.row.seconds += (share if i in arrays_of else 0.0) + time.perf_counter() - t
 
+    def prelower(self, units) -> None:
+        """Lower `units` (keyed) ahead, BATCH_UNITS at a time, for _lower to take (chained mode meets its units
+        one at a time, each after its producers ran); a batch that does not lower together is left to _lower,
+        unit by unit."""
+        todo = [u for u in units if u.key not in self.lowered and not u.refused]
+        with temp_folder("ttbench-ops-") as tmp:
+            for start in range(0, len(todo), BATCH_UNITS):
+                batch = todo[start:start + BATCH_UNITS]
+                lowered = _lower_together(batch, tmp, self.timeout + BATCH_SECONDS_PER_UNIT * len(batch)) \
+                    if len(batch) > 1 else None
+                self.lowered.update(zip((u.key for u in batch), lowered or ()))
+
     def _lower(self, unit: Unit, tmp: str) -> Optional[str]:
-        """The unit's StableHLO text (transformed, if asked), or None with its row saying how far it got."""
-        text, unit.row.furthest_stage, unit.row.error = _lower(unit, tmp, self.timeout)
+        """The unit's StableHLO text (transformed, if asked), or None with its row saying how far it got. A unit
+        whose key was lowered before (chained mode meets each op once per occurrence) takes that result."""
+        lowered = self.lowered.get(unit.key) if unit.key is not None else None
+        if lowered is None:
+            lowered = _lower(unit, tmp, self.timeout)
+            if unit.key is not None:
+                self.lowered[unit.key] = lowered
+        text, unit.row.furthest_stage, unit.row.error = lowered
         return self._transformed(unit, text)
 
     def _transformed(self, unit: Unit, text: Optional[str]) -> Optional[str]:
@@ -274,14 +296,11 @@ def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, p
     units = list(unique.values())
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
     with executor_class(dev) as executor, progress_bar(len(units), f"{b.model_name} ops", progress) as bar:
-        batched = getattr(executor, "execute_many", None) is not None
-        step = BATCH_UNITS if batched else 1
+        # first_failing_op compiles one op at a time on a device that compiles each alone (tt): no further
+        step = 1 if stop_at_first_failure and getattr(executor, "execute_many", None) is None else BATCH_UNITS
         for start in range(0, len(units), step):
             indices = list(range(start, min(start + step, len(units))))
-            if batched:
-                rows.run_batch(executor, indices)
-            else:
-                rows.run(executor, indices[0])
+            rows.run_batch(executor, indices)
             bar.update(len(indices))
             failed = next((i for i in indices if not units[i].row.ok), None)
             if stop_at_first_failure and failed is not None:
@@ -298,7 +317,8 @@ def _chained(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, pr
     chain = _onnx_chain if b.frontend == "onnx" else _fx_chain
     first = None
     with executor_class(dev) as executor:
-        for unit in chain(b, timeout, progress, lambda u: _run_chained(rows, executor, units, u), skipped):
+        for unit in chain(b, timeout, progress, lambda u: _run_chained(rows, executor, units, u), rows.prelower,
+                          skipped):
             if first is None and unit.row.pcc is not None and unit.row.pcc < min_pcc:
                 first = unit.row
     return [u.row for u in units], len(units), first, rows.rerun
@@ -310,10 +330,18 @@ def _run_chained(rows: _Rows, executor, units: list, unit: Unit) -> Optional[lis
     return rows.run(executor, unit.row.index)
 
 
-def _fx_chain(b, timeout, progress, run, skipped):
-    """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers."""
-    calls = [(node, out) for node, _, out in recorded_calls(b, timeout)]
+def _fx_chain(b, timeout, progress, run, prelower, skipped):
+    """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers; each op's
+    program is lowered ahead (`prelower`: from the golden call, whose shapes and arguments are the chain's)."""
+    recorded = recorded_calls(b, timeout)
+    calls = [(node, out) for node, _, out in recorded]
     golden_of = {node: out for node, out in calls}
+    ahead: dict = {}  # key -> the unit of its first call
+    for _, spec, out in recorded:
+        key = spec_key(spec)
+        if key not in ahead and not skip_call(spec, out, {}):
+            ahead[key] = _keyed(fx_unit(spec, out), key)
+    prelower(ahead.values())
     device_env: dict = {}  # node -> the value the device produced (same structure as the golden)
     placeholders = [n for n in b.fx_graph.graph.nodes if n.op == "placeholder"]
     env: dict = dict(zip(placeholders, [v.clone() for v in b.argument_values]))
@@ -338,6 +366,7 @@ def _fx_chain(b, timeout, progress, run, skipped):
                 continue
             spec["inputs"] = [x.clone() for x in spec["inputs"]]
             unit = fx_unit(spec, golden_of[node])
+            unit.key = spec_key(spec)
             unit.row.nodes.append(node.name)
             unit.row.locations.extend(l for l in [fx_location(node)] if l)
             arrays = run(unit)
@@ -349,16 +378,20 @@ def _fx_chain(b, timeout, progress, run, skipped):
             yield unit
 
 
-def _onnx_chain(b, timeout, progress, run, _skipped):
-    """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers."""
+def _onnx_chain(b, timeout, progress, run, prelower, _skipped):
+    """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers; each
+    node's program is lowered ahead (`prelower`: from the golden values, whose shapes are the chain's)."""
     golden = onnx_values(b, timeout)
     constants = constant_names(b.stages["onnx"].module)
     locations = onnx_locations(b)
     current = dict(golden)  # name -> value: the device's where it ran, the golden's otherwise
     nodes = onnx_nodes(b)
+    prelower({key: _keyed(unit, key) for _, node in nodes
+              for key, unit in [onnx_unit(b, node, golden, constants)]}.values())
     with progress_bar(len(nodes), f"{b.model_name} chained", progress) as bar:
         for index, node in nodes:
-            _, unit = onnx_unit(b, node, current, constants)
+            key, unit = onnx_unit(b, node, current, constants)
+            unit.key = key
             unit.golden = [golden[o] for o in node.output if o in golden]
             unit.row.nodes.append(onnx_node_name(node, index))
             unit.row.locations.extend(l for l in [locations.get(node.name)] if l)
@@ -367,6 +400,11 @@ def _onnx_chain(b, timeout, progress, run, _skipped):
                 current.update(zip([o for o in node.output if o], (np.asarray(a) for a in arrays)))
             bar.update(1)
             yield unit
+
+
+def _keyed(unit: Unit, key: tuple) -> Unit:
+    unit.key = key
+    return unit
 
 
 def _restructure(golden, tensors: list, used=None):

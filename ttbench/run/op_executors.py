@@ -36,7 +36,8 @@ class PjrtExecutor:
     def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
         """-> (furthest stage, error or None, output arrays or None)."""
         try:
-            reply = run_text_on_device(self.client, pjrt_text(text), inputs, timeout)
+            # kept by the worker: chained op by op runs one program once per occurrence of its op
+            reply = run_text_on_device(self.client, pjrt_text(text), inputs, timeout, keep=True)
         except WorkerDied as exc:
             return "stablehlo", f"worker crashed or hung: {exc}", None
         if not reply.get("ok"):

@@ -33,6 +33,7 @@ class Unit:
     golden: list  # numpy arrays, the op's outputs in the whole model's run
     row: OpRow
     refused: Optional[str] = None  # why the op could not be made a graph of its own (then nothing runs)
+    key: Optional[tuple] = None  # the dedup key, where a flow meets the same op again (chained)
 
 
 def input_desc(x) -> str:

@@ -31,14 +31,16 @@ def pjrt_text(stablehlo_text: str) -> str:
     return legalize_for_tt(inline_resources(stablehlo_text))
 
 
-def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: float) -> dict:
-    """Compile and run StableHLO text in the worker; the reply plus "arrays" (numpy outputs) when it ran."""
+def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: float, keep: bool = False) -> dict:
+    """Compile and run StableHLO text in the worker; the reply plus "arrays" (numpy outputs) when it ran.
+    `keep`: the worker keeps the executable for the next run of the same text."""
     with temp_folder("ttbench-run-") as tmp:
         module, feeds, results = (os.path.join(tmp, n) for n in ("module.mlir", "inputs.npz", "outputs.npz"))
         with open(module, "w") as f:
             f.write(text)
         save_arrays(feeds, inputs, "arg")
-        reply = client.request({"kind": "run", "module": module, "inputs": feeds, "outputs": results}, timeout)
+        reply = client.request({"kind": "run", "module": module, "inputs": feeds, "outputs": results, "keep": keep},
+                               timeout)
         if reply.get("ok"):
             reply["arrays"] = load_arrays(results, "out")
         return reply

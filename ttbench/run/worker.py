@@ -7,7 +7,8 @@ reports it as that request's error and starts a fresh worker.
 
   {"kind": "lower", "spec": PATH, "out": PATH}          one-op spec (pickle) -> StableHLO text
   {"kind": "lower_onnx", "model": PATH, "out": PATH}    one-node ONNX model -> StableHLO text
-  {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH}   StableHLO text + npz inputs -> npz outputs
+  {"kind": "run", "module": PATH, "inputs": PATH, "outputs": PATH, "keep": BOOL}   StableHLO text + npz inputs ->
+        npz outputs; keep: the executable is kept for the next run of the same text (chained op by op)
   {"kind": "lower_many", "unit_kind": "lower" | "lower_onnx", "paths": [PATH], "outs": [PATH]}
         units imported alone, lowered by one pipeline run (unit_batch.gather); a reply per unit
   {"kind": "warm"}                                      import what lowering needs, before the first unit
@@ -40,6 +41,7 @@ START_LOCK_TIMEOUT_S = 100.0
 
 class Runner:
     """Compiles and executes StableHLO on one PJRT device through jaxlib's client."""
+    KEPT_EXECUTABLES = 256  # one-op programs: small
 
     def __init__(self, device: str):
         import jax
@@ -53,19 +55,29 @@ class Runner:
         self.client = _backend(device)
         self.device = self.client.local_devices()[0]
         self.version = stablehlo.get_current_version()
+        self.kept: dict = {}  # StableHLO text -> executable, for runs that ask to keep it
 
-    def run(self, text: str, inputs: list) -> tuple:
-        """-> (outputs as numpy arrays, compile seconds, run seconds)."""
+    def run(self, text: str, inputs: list, keep: bool = False) -> tuple:
+        """-> (outputs as numpy arrays, compile seconds, run seconds). `keep`: the executable is kept for the
+        next run of the same text (chained op by op runs one op's program once per occurrence); compile
+        seconds is then 0 for a kept one."""
         import numpy as np
         from jax._src.lib import _jax, xla_client
         from torch_mlir._mlir_libs import _stablehlo
 
-        # torch-mlir writes a newer StableHLO than jaxlib reads: hand it over as a portable artifact at the
-        # consumer's version.
-        artifact = _stablehlo.serialize_portable_artifact_str(text, self.version)
         t0 = time.perf_counter()
-        executable = self.client.compile_and_load(artifact, _jax.DeviceList((self.device,)),
-                                                  xla_client.CompileOptions())
+        executable = self.kept.pop(text, None)
+        if executable is None:
+            # torch-mlir writes a newer StableHLO than jaxlib reads: hand it over as a portable artifact at the
+            # consumer's version.
+            artifact = _stablehlo.serialize_portable_artifact_str(text, self.version)
+            t0 = time.perf_counter()
+            executable = self.client.compile_and_load(artifact, _jax.DeviceList((self.device,)),
+                                                      xla_client.CompileOptions())
+        if keep:
+            self.kept[text] = executable  # most recently used last
+            while len(self.kept) > self.KEPT_EXECUTABLES:
+                self.kept.pop(next(iter(self.kept)))
         t1 = time.perf_counter()
         buffers = [self.jax.device_put(x, self.device) for x in inputs]
         results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
@@ -215,7 +227,7 @@ def _handle(request: dict, runner: Runner, lowering: Lowering) -> dict:
             text = f.read()
         inputs = load_arrays(request["inputs"], "arg")
         try:
-            outputs, compile_s, run_s = runner.run(text, inputs)
+            outputs, compile_s, run_s = runner.run(text, inputs, keep=request.get("keep", False))
         except Exception as exc:
             return {"ok": False, "stage": "stablehlo", "error": _one_line(exc)}
         save_arrays(request["outputs"], outputs, "out")
