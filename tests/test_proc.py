@@ -149,3 +149,25 @@ def test_work_in_a_fork_reports_a_crash_a_hang_and_an_exit_instead_of_dying_with
     assert in_fork(lambda: time.sleep(30), 0.5) == "timed out after 0.5 s"
     assert time.monotonic() - t0 < 10
     assert in_fork(lambda: sys.exit(3), 10) == "ended (exit 1)"  # an exception (SystemExit too) is not a clean end
+
+
+ECHO_WORKER = """import json, sys
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    print(json.dumps({"echo": json.loads(line)["n"]}), flush=True)
+"""
+
+
+def test_replies_already_waiting_together_are_each_read_at_once():
+    """A request sent ahead (op by op warms its worker so) and the worker's hello can sit in the pipe together:
+    both must be read without waiting for more. The client once read them into its buffer in one go and then
+    waited on the pipe for the second until its start timeout (a sweep job stalled two minutes per op by op)."""
+    from ttbench.proc.client import WorkerClient
+
+    with WorkerClient("echo", start_timeout=20, command=[sys.executable, "-c", ECHO_WORKER],
+                      env=dict(os.environ)) as client:
+        client.send_ahead({"n": 1})
+        time.sleep(2)  # hello and the first reply both written by now
+        t0 = time.perf_counter()
+        assert client.request({"n": 2}, timeout=20) == {"echo": 2}
+        assert time.perf_counter() - t0 < 5

@@ -4,11 +4,12 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import selectors
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from typing import Optional
 
 from .children import kill_group, spawn_options
@@ -41,6 +42,7 @@ class WorkerClient:
         self.proc: Optional[subprocess.Popen] = None
         self.greeted = False  # the running worker's hello has been read
         self.unread = 0  # replies to requests sent ahead, not read yet
+        self.pending = b""  # what the worker wrote after the last line read
         self.hello: dict = {}
         self.restarts = 0
 
@@ -69,7 +71,7 @@ class WorkerClient:
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      text=True, cwd=self.cwd, **spawn_options(self.env))
-        self.greeted, self.unread = False, 0
+        self.greeted, self.unread, self.pending = False, 0, b""
 
     def _start(self) -> None:
         if self.proc is None:
@@ -82,19 +84,21 @@ class WorkerClient:
         self.hello, self.greeted = hello, True
 
     def _read_line(self, timeout: float) -> dict:
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        try:
-            if not sel.select(timeout):
+        """The next reply line. Read from the pipe here, in chunks, keeping what follows the line: a reader's own
+        buffer could hold a second reply (one sent ahead) that select() on the pipe would then wait for in vain."""
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.pending:
+            if not select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
                 self._kill()
                 raise WorkerDied(f"timed out after {timeout:g} s{self._log_tail()}")
-            line = self.proc.stdout.readline()
-        finally:
-            sel.close()
-        if not line:
-            code = self.proc.wait()
-            self.proc, self.unread = None, 0
-            raise WorkerDied(f"worker {describe_exit(code)}{self._log_tail()}")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                code = self.proc.wait()
+                self.proc, self.unread = None, 0
+                raise WorkerDied(f"worker {describe_exit(code)}{self._log_tail()}")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
         return json.loads(line)
 
     def _log_tail(self) -> str:
