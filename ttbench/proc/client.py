@@ -60,12 +60,8 @@ class WorkerClient:
             if self.hello:
                 self.restarts += 1
             self._spawn()
-        try:
-            self.proc.stdin.write(json.dumps(payload) + "\n")
-            self.proc.stdin.flush()
+        if self._write(payload):
             self.unread += 1
-        except BrokenPipeError:
-            pass  # the next request reports how it died
 
     def _spawn(self) -> None:
         self.log = tempfile.TemporaryFile(mode="w+")
@@ -126,12 +122,17 @@ class WorkerClient:
         while self.unread:  # replies to what was sent ahead
             self.unread -= 1
             self._read_line(self.start_timeout)
+        self._write(payload)
+        return self._read_line(timeout)
+
+    def _write(self, payload: dict) -> bool:
+        """One request line; False when the worker is gone (the next read reports how it died)."""
         try:
             self.proc.stdin.write(json.dumps(payload) + "\n")
             self.proc.stdin.flush()
+            return True
         except BrokenPipeError:
-            pass  # the read below reports how it died
-        return self._read_line(timeout)
+            return False
 
     @property
     def stablehlo_version(self) -> str:

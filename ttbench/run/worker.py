@@ -144,8 +144,8 @@ class Lowering:
             try:
                 modules.append(importer(path, context))
                 replies.append({"ok": True, "stage": "stablehlo"})
-            except Exception as exc:  # did not import: the op's own stage is as far as it got
-                replies.append({"ok": False, "stage": "fx" if kind == "lower" else "onnx", "error": _one_line(exc)})
+            except Exception as exc:
+                replies.append(_not_imported(kind, exc))
         imported = [i for i, r in enumerate(replies) if r["ok"]]
         if imported:
             try:
@@ -187,6 +187,11 @@ def _lowered_text(module, onnx: bool) -> str:
     return full_text(lowered)
 
 
+def _not_imported(kind: str, exc: BaseException) -> dict:
+    """The reply for a unit that did not import: its own stage (fx or onnx) is as far as it got."""
+    return {"ok": False, "stage": "fx" if kind == "lower" else "onnx", "error": _one_line(exc)}
+
+
 def _warm_lowering() -> None:
     """Import what the first lowering needs (torch, the FX tracer, torch-mlir's importers: ~2 s). The op-by-op
     flow sends this ahead (WorkerClient.send_ahead), so that it overlaps the parent's recording of the golden."""
@@ -217,8 +222,8 @@ def _handle(request: dict, runner: Runner, lowering: Lowering) -> dict:
             text = lowering.fx(request["spec"]) if request["kind"] == "lower" else lowering.onnx(request["model"])
         except LoweringFailed as exc:
             return {"ok": False, "stage": "torchfx", "error": _one_line(exc)}
-        except Exception as exc:  # did not import: the op's own stage is as far as it got
-            return {"ok": False, "stage": "fx" if request["kind"] == "lower" else "onnx", "error": _one_line(exc)}
+        except Exception as exc:
+            return _not_imported(request["kind"], exc)
         with open(request["out"], "w") as f:
             f.write(text)
         return {"ok": True, "stage": "stablehlo"}
