@@ -61,6 +61,10 @@ def test_one_layer_changed_is_named_at_its_line_and_nothing_else():
         assert [c["line"] for c in changes] == [SECOND_BLOCK], (stage, changes)
         assert changes[0]["removed"] == {relu: 1} and gelu in changes[0]["added"], (stage, changes)
         assert not by_stage[stage].moved
+    # Every stage, TTNN included: its layout aliases are numbered afresh per module (`#ttnn_layout3` on one side
+    # is `#ttnn_layout2` on the other), which is not a change of the ops at the unchanged first block.
+    for s in d.stages:
+        assert {c["line"] for c in s.op_changes} <= {SECOND_BLOCK}, (s.stage, s.op_changes)
     assert f"at {SECOND_BLOCK}: aten.relu.default became aten.gelu.default" in d.text()
 
 
@@ -140,7 +144,12 @@ def test_changed_constants_read_as_a_list_of_shapes_and_values():
     text = d.text()
     lines = text.splitlines()
     head = next(i for i, l in enumerate(lines) if l.startswith(f"  constants at {SECOND_BLOCK}: "))
-    assert lines[head].endswith(": 0 removed, 17 added")  # (ReLU's 0 stays: the first block still uses it)
+    # (ReLU's 0 stays: the first block still uses it.) The 17 are small literals: the line says they are counted in
+    # small_constants, and the stage's budget line moves that count, not `constants` (one count, one meaning).
+    assert lines[head].endswith(": 0 changed, 0 removed, 17 added (17 of them small: counted in small_constants, "
+                                "not in constants)"), lines[head]
+    stablehlo = next(s for s in d.stages if s.stage == "stablehlo")
+    assert "constants" not in stablehlo.budget and stablehlo.budget["small_constants"] == (2, 20), stablehlo.budget
     listed = lines[head + 1:head + 8]
     assert "    + 2x16xf32 = 0.5 (every element)" in listed  # GELU's 0.5 * x * (...)
     assert listed[-1] == "    + ... 11 more (--unified shows them)"

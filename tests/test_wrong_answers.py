@@ -65,15 +65,30 @@ def _scaled(scale, seed=0):
     return Scaled(scale), (torch.randn(4, 16),)
 
 
+def _stage_block(text: str, stage: str) -> str:
+    """The lines a diff's text gives one stage (its indented block)."""
+    lines = text.splitlines()
+    start = lines.index(f"{stage}:") + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("  ")), len(lines))
+    return "\n".join(lines[start:end])
+
+
 def test_diff_reports_a_changed_weight_in_every_stage(tmp_path):
-    a = tb.bringup(*_scaled(0.5, seed=0), params="inline", tt=False)
-    b = tb.bringup(*_scaled(0.5, seed=1), params="inline", tt=False)
+    model_a, model_b = _scaled(0.5, seed=0), _scaled(0.5, seed=1)
+    a = tb.bringup(*model_a, params="inline", tt=False)
+    b = tb.bringup(*model_b, params="inline", tt=False)
     d = tb.diff(a, b)
     assert d.changed, d.text()
     changed = {s.stage for s in d.stages if s.constants}
     assert {"torchfx", "stablehlo"} <= changed, d.text()
     assert "meaningful changes: yes" in d.text()
-    assert "constants at " in d.text() and " = weight " in d.text()  # each changed weight listed by shape and hash
+    # Issue 29, item 7: a changed weight reads as one line: its name, its shape, the largest change of an element.
+    weight_delta = (model_a[0].fc.weight - model_b[0].fc.weight).abs().max().item()
+    for stage in ("torchfx", "stablehlo"):
+        block = _stage_block(d.text(), stage)
+        assert ": 2 changed" in block, (stage, block)
+        assert f"~ fc.weight 16x16xf32: max |Δ| {weight_delta:.4g}" in block, (stage, block)
+        assert "~ fc.bias 16xf32: max |Δ| " in block, (stage, block)
 
 
 def test_diff_names_a_changed_scale_and_its_value():
@@ -83,9 +98,12 @@ def test_diff_names_a_changed_scale_and_its_value():
     text = d.text()
     stablehlo = next(s for s in d.stages if s.stage == "stablehlo")
     assert stablehlo.constants, text
-    assert "- 1xf64 = 0.5 (every element)" in text and "+ 1xf64 = 0.25 (every element)" in text, text
+    assert "~ 1xf64: 0.5 -> 0.25 (max |Δ| 0.25)" in text, text  # a pair at one line reads as one change
     fx = next(s for s in d.stages if s.stage == "fx")
-    assert any("0.25" in k for c in fx.op_changes for k in c["added"]), text  # the argument, not just the op name
+    # The argument that changed, not just the op name.
+    assert [(x["op"], x["from"], x["to"]) for c in fx.op_changes for x in c["differs"]] == [
+        ("aten.mul.Tensor", "0.5", "0.25")], text
+    assert "aten.mul.Tensor changed: 0.5 -> 0.25" in text, text
 
 
 def test_weights_passed_as_arguments_are_compared_too(tmp_path):

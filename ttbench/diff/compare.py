@@ -7,8 +7,8 @@ and line, so two checkouts in different folders agree. MLIR prints attribute dic
 order needs no work; JSON (manifest, findings) is compared as data.
 
 Ops are matched by source line and op kind: the report says "at loader.py:15, aten.relu.default became
-aten.gelu.default" (with the arguments when only they changed: `aten.mul.Tensor(%, 0.5)` became
-`aten.mul.Tensor(%, 0.25)`), and a line's ops that moved to another line are location changes, not op changes.
+aten.gelu.default" (and, for a kind on both sides, the part of its text that changed: `aten.mul.Tensor: 0.5 ->
+0.25`), and a line's ops that moved to another line are location changes, not op changes.
 Tensor constants are their own category: each constant op's value (literal text, or the hash of its weight bytes)
 is compared with its shape and element type, so a changed weight or lowering literal shows at every stage that holds
 it, with its source line. Weights passed as arguments are compared by the hashes of weights.safetensors.
@@ -20,6 +20,8 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
+
+import numpy as np
 
 from ..analysis.op_kinds import is_constant_op, needs_location
 from ..core import BadInput, view_method
@@ -33,11 +35,11 @@ from .text import render_text
 class StageDiff:
     stage: str
     status: Optional[tuple] = None  # (before, after) when ok/failed changed
-    op_changes: list = field(default_factory=list)  # {"line", "removed": {sig-name: n}, "added": {...}}
+    op_changes: list = field(default_factory=list)  # {"line", "removed": {op: n}, "added": {op: n}, "differs": [...]}
     moved: list = field(default_factory=list)  # {"op", "from", "to", "count"}: same op, other source line
     histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
     budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
-    constants: list = field(default_factory=list)  # {"line", "removed": [constant], "added": [constant]}
+    constants: list = field(default_factory=list)  # {"line", "changed", "removed", "added", "small"}
     unified: list[str] = field(default_factory=list)  # unified diff lines of the normalised IR
 
     @property
@@ -110,37 +112,136 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
                         "removed": dict(Counter(name_of[s] for s in rem.elements())),
                         "added": dict(Counter(name_of[s] for s in add.elements()))})
     for c in changes:  # the same op kind on both sides: say what differs (its arguments, attributes, types)
-        if set(c["removed"]) & set(c["added"]):
-            line = "" if c["line"] == "unknown" else c["line"]
-            rem, add = removed_all.get(line, Counter()), added_all.get(line, Counter())
-            c["removed"] = dict(Counter(_short_sig(s) for s in (+rem).elements()))
-            c["added"] = dict(Counter(_short_sig(s) for s in (+add).elements()))
+        line = "" if c["line"] == "unknown" else c["line"]
+        rem, add = +removed_all.get(line, Counter()), +added_all.get(line, Counter())
+        c["differs"] = _differs(rem, add, name_of)
     ha, hb = Counter(o.name for o in a_ops), Counter(o.name for o in b_ops)
     histogram = {n: (ha.get(n, 0), hb.get(n, 0)) for n in sorted(set(ha) | set(hb)) if ha.get(n) != hb.get(n)}
     return changes, moved, histogram
+
+
+def _differs(removed: Counter, added: Counter, name_of: dict) -> list:
+    """For each op kind on both sides of a line: the part of its text that changed, `{"op", "from", "to",
+    "count"}` ("aten.mul.Tensor", "0.5", "0.25", 1), pairing the kind's ops in order of appearance."""
+    out: dict = {}
+    for kind in dict.fromkeys(name_of[s] for s in removed):
+        before = [s for s in removed.elements() if name_of[s] == kind]
+        after = [s for s in added.elements() if name_of[s] == kind]
+        for x, y in zip(before, after):
+            key = (kind, *changed_part(x, y))
+            out[key] = out.get(key, 0) + 1
+    return [{"op": k[0], "from": k[1], "to": k[2], "count": n} for k, n in out.items()]
+
+
+_TOKEN_EDGES = " ,()[]<>{}:="
+
+
+def changed_part(a: str, b: str, limit: int = 100) -> tuple:
+    """The differing middles of two op texts, widened to whole tokens and cut to `limit` characters each:
+    `aten.mul.Tensor(%, 0.5)` / `aten.mul.Tensor(%, 0.25)` -> ("0.5", "0.25")."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    while start > 0 and a[start - 1] not in _TOKEN_EDGES:
+        start -= 1
+    while end > 0 and a[len(a) - end] not in _TOKEN_EDGES:
+        end -= 1
+
+    def cut(text: str) -> str:
+        middle = text[start:len(text) - end].strip()
+        return middle if len(middle) <= limit else middle[:limit] + " …"
+    return cut(a), cut(b)
 
 
 def _short_sig(signature: str, limit: int = 120) -> str:
     return signature if len(signature) <= limit else signature[:limit] + " …"
 
 
-def _compare_constants(a_ops: list, b_ops: list) -> list:
-    """Constants whose value, shape or element type changed, by source line. A constant that only moved to
-    another line is not a change of value (the op comparison reports the move of its users)."""
-    a_consts = [o for o in a_ops if is_constant_op(o.name)]
-    b_consts = [o for o in b_ops if is_constant_op(o.name)]
+def _compare_constants(left: Side, right: Side, stage: str) -> list:
+    """Constants whose value, shape or element type changed, by source line: `{"line", "changed": [{"name",
+    "shape", "from", "to", "max_abs_delta"}], "removed": [text], "added": [text], "small": n}`. A constant gone
+    and one come at the same line with the same name (a weight), or the only ones of their shape there, are one
+    change. A constant that only moved to another line is not a change of value (the op comparison reports the
+    move of its users). `small` counts those the stage's findings do not list (None when unknown)."""
+    a_consts = [o for o in left.stages[stage]["ops"] if is_constant_op(o.name)]
+    b_consts = [o for o in right.stages[stage]["ops"] if is_constant_op(o.name)]
     gone = Counter(o.signature for o in a_consts) - Counter(o.signature for o in b_consts)
     new = Counter(o.signature for o in b_consts) - Counter(o.signature for o in a_consts)
     by_line: dict = {}
     for ops, delta, key in ((a_consts, gone, "removed"), (b_consts, new, "added")):
-        left = Counter(delta)
+        left_over = Counter(delta)
         for o in ops:
-            if left[o.signature] > 0:
-                left[o.signature] -= 1
-                entry = by_line.setdefault(o.line or "unknown", {"line": o.line or "unknown", "removed": [],
-                                                                  "added": []})
-                entry[key].append(_short_sig(o.signature))
-    return [by_line[k] for k in sorted(by_line)]
+            if left_over[o.signature] > 0:
+                left_over[o.signature] -= 1
+                by_line.setdefault(o.line or "unknown", {"removed": [], "added": []})[key].append(o)
+    out = []
+    for line in sorted(by_line):
+        removed, added = by_line[line]["removed"], by_line[line]["added"]
+        changed = [_constant_change(left, right, stage, x, y) for x, y in _pairs(left, right, stage, removed, added)]
+        paired = {id(o) for c in changed for o in c.pop("ops")}
+        small = _small_count(left, stage, removed, paired), _small_count(right, stage, added, paired)
+        out.append({"line": line, "changed": changed,
+                    "removed": [_short_sig(o.signature) for o in removed if id(o) not in paired],
+                    "added": [_short_sig(o.signature) for o in added if id(o) not in paired],
+                    "small": None if None in small else small[0] + small[1]})
+    return out
+
+
+def _constant_name(side: Side, stage: str, op) -> Optional[str]:
+    return ((side.listed_constants or {}).get(stage) or {}).get(op.index) or None
+
+
+def _small_count(side: Side, stage: str, ops: list, paired: set) -> Optional[int]:
+    if side.listed_constants is None:
+        return None
+    listed = side.listed_constants.get(stage) or {}
+    return sum(1 for o in ops if id(o) not in paired and o.index not in listed)
+
+
+def _pairs(left: Side, right: Side, stage: str, removed: list, added: list) -> list:
+    """(before, after) constants of one line that are the same constant changed: the same name, else the only
+    ones of their shape and element type on each side."""
+    pairs, rest_a, rest_b = [], list(removed), list(added)
+    by_name = {}
+    for o in rest_b:
+        name = _constant_name(right, stage, o)
+        if name:
+            by_name.setdefault(name, o)
+    for o in list(rest_a):
+        match = by_name.pop(_constant_name(left, stage, o) or "", None)
+        if match is not None:
+            pairs.append((o, match))
+            rest_a.remove(o)
+            rest_b.remove(match)
+
+    def kind(o):
+        return (tuple(o.constant.shape), o.constant.dtype) if o.constant else None
+    count_a, count_b = Counter(map(kind, rest_a)), Counter(map(kind, rest_b))
+    for k, n in count_a.items():
+        if k is not None and n == 1 and count_b.get(k) == 1:
+            pairs.append((next(o for o in rest_a if kind(o) == k), next(o for o in rest_b if kind(o) == k)))
+    return pairs
+
+
+def constant_type_text(facts) -> str:
+    return "x".join([*map(str, facts.shape), facts.dtype]) if facts else "?"
+
+
+def _constant_change(left: Side, right: Side, stage: str, x, y) -> dict:
+    va, vb = left.constant_values(stage, x), right.constant_values(stage, y)
+    delta = None
+    if va is not None and vb is not None and va.shape == vb.shape:
+        delta = float(np.max(np.abs(va - vb))) if va.size else 0.0
+
+    def one_value(v):
+        return None if v is None or v.size == 0 or not np.all(v == v.flat[0]) else float(v.flat[0])
+    shape_a, shape_b = constant_type_text(x.constant), constant_type_text(y.constant)
+    return {"name": _constant_name(left, stage, x) or _constant_name(right, stage, y),
+            "shape": shape_a if shape_a == shape_b else f"{shape_a} -> {shape_b}",
+            "from": one_value(va), "to": one_value(vb), "max_abs_delta": delta, "ops": (x, y)}
 
 
 def _signatures_by_line(ops: list) -> dict:
@@ -150,7 +251,7 @@ def _signatures_by_line(ops: list) -> dict:
     return out
 
 
-_BUDGET_COLUMNS = ("constants", "embedded_bytes", "constant_bytes", "weights_inlined_bytes", "non_weight_constants",
+_BUDGET_COLUMNS = ("constants", "small_constants", "embedded_bytes", "constant_bytes", "weights_inlined_bytes", "non_weight_constants",
                    "coverage")
 
 
@@ -176,7 +277,7 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
                         "ok" if ok_b else f"failed: {sb['error'] if sb is not None else 'absent'}")
         if sa and sb and ok_a and ok_b:
             d.op_changes, d.moved, d.histogram = _compare_ops(sa["ops"], sb["ops"])
-            d.constants = _compare_constants(sa["ops"], sb["ops"])
+            d.constants = _compare_constants(left, right, name)
             if d.op_changes or d.moved or d.constants:
                 d.unified = list(difflib.unified_diff(sa["text"].splitlines(), sb["text"].splitlines(),
                                                       f"a/{name}", f"b/{name}", n=context, lineterm=""))

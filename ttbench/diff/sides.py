@@ -5,13 +5,18 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
 
 from ..core import BadInput, MLIR_STAGES, SourceLoc
 from ..io import folders
 from ..io.export import FINDINGS, MANIFEST, stage_file
 from ..io.folders import optional_file, read_text
-from ..ir.text import parse_ops, resource_blobs
+from ..ir.dialects import ConstantFacts
+from ..ir.text import aliases, constant_payloads, expand_aliases, parse_ops, resource_blobs
+from ..ir.walk import np_dtype
 
 
 COMPARED_FILES = ("run.json", "op_by_op.json")  # a run's results, compared as numbers
@@ -27,6 +32,8 @@ class SideOp:
     name: str
     signature: str  # the op with SSA names, location and weight bytes normalised away
     line: str  # source line, "file.py:12", or "" when unknown
+    index: int = -1  # position in its stage, as the bringup's walk numbers it (findings refer to ops by it)
+    constant: Optional[ConstantFacts] = None  # a tensor constant's shape and element type
 
 
 @dataclass
@@ -34,25 +41,80 @@ class Side:
     path: str
     manifest: dict
     findings: dict
-    stages: dict  # stage -> {"ok", "error", "ops": [SideOp], "text": normalised text}
+    stages: dict  # stage -> {"ok", "error", "ops": [SideOp], "text": normalised text, "files": (IR, weights)}
     extra: dict  # run.json / op_by_op.json contents when present
+    # stage -> {op index: name or ""} of the constants its findings list (the stage's `constants` count);
+    # None where the folder has no findings, so which constants are small is unknown.
+    listed_constants: Optional[dict] = None
+    _payloads: dict = field(default_factory=dict)  # stage -> {op index: raw bytes}, read when first asked
+
+    def constant_values(self, stage: str, op: SideOp) -> Optional[np.ndarray]:
+        """The values of a constant op of `stage` (None where the folder does not hold them in full)."""
+        facts = op.constant
+        if facts is None:
+            return None
+        try:
+            dtype = np_dtype(facts.dtype)
+        except KeyError:
+            return None
+        numel = int(np.prod(facts.shape)) if facts.shape else 1
+        literal = _LITERAL_RE.search(op.signature)
+        if literal and not literal.group(1).startswith(('"', "[")):  # dense<0.5>: one value for every element
+            text = literal.group(1).strip()
+            try:
+                value = {"true": 1, "false": 0}.get(text, None)
+                value = float(text) if value is None else value
+            except ValueError:
+                return None
+            return np.full(facts.shape, value, dtype=np.float64)
+        if stage not in self._payloads:
+            text_path, weights_path = self.stages[stage]["files"]
+            full = read_text(text_path) + ("\n" + read_text(weights_path) if weights_path else "")
+            self._payloads[stage] = constant_payloads(full)
+        raw = self._payloads[stage].get(op.index)
+        if raw is None or len(raw) % dtype.itemsize:
+            return None
+        values = np.frombuffer(raw, dtype=dtype)
+        if values.size == 1 and numel != 1:
+            values = np.full(numel, values[0])
+        return values.reshape(facts.shape).astype(np.float64) if values.size == numel else None
 
 
-def _normalise(text: str, hashes: dict) -> str:
+def _normalise(text: str, hashes: dict, alias_table: dict) -> str:
     text = _RESOURCE_RE.sub(lambda m: f"weights<{hashes.get(m.group(1).strip(chr(34)), m.group(1))}>", text)
-    return _SSA_RE.sub("%", text)
+    return _SSA_RE.sub("%", expand_aliases(text, alias_table))
+
+
+_LITERAL_RE = re.compile(r"dense<(.*?)>\s*:")
 
 
 def _mlir_side_ops(ir: str, hashes: dict) -> list:
     ops = []
+    alias_table = aliases(ir)
     for op in parse_ops(ir):
         body = op.text
         cut = body.rfind(" loc(")
         if cut > 0:
             body = body[:cut]
-        sig = _normalise(body, hashes)
-        ops.append(SideOp(op.name, sig, op.location.short if op.location else ""))
+        sig = _normalise(body, hashes, alias_table)
+        ops.append(SideOp(op.name, sig, op.location.short if op.location else "", op.index,
+                          op.attrs.get("constant")))
     return ops
+
+
+def _listed_constants(findings: dict) -> Optional[dict]:
+    """stage -> {op index: name or ""} of the constant findings of a findings.json (untrusted: shapes checked)."""
+    entries = findings.get("findings")
+    if not isinstance(entries, list):
+        return None
+    out: dict = {}
+    for f in entries:
+        details = f.get("details") if isinstance(f, dict) else None
+        if f.get("kind") != "constant" or not isinstance(details, dict) or not isinstance(details.get("index"), int):
+            continue
+        name = details.get("name")
+        out.setdefault(f.get("stage"), {})[details["index"]] = name if isinstance(name, str) else ""
+    return out
 
 
 def _split_source_comment(line: str) -> tuple:
@@ -133,6 +195,7 @@ def load_side(path: str) -> Side:
             fpath = folders.inside(root, fname, f"the {name} stage's file")
             text = folders.read_text(fpath)
             weights = folders.optional_file(root, f"{name}.weights.mlir", f"the {name} stage's weights")
+            entry["files"] = (fpath, weights)
             try:
                 if name in MLIR_STAGES:
                     entry["ops"] = _mlir_side_ops(text, _weight_hashes(weights))
@@ -152,7 +215,8 @@ def load_side(path: str) -> Side:
         extra_path = folders.optional_file(root, n, n)
         if extra_path:
             extra[n] = folders.read_json(extra_path, schemas[n], n)
-    return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra)
+    return Side(path=path, manifest=manifest, findings=findings, stages=stages, extra=extra,
+                listed_constants=_listed_constants(findings))
 
 
 def _weight_hashes(path) -> dict:

@@ -41,6 +41,20 @@ def _fmt_constant(text: str) -> str:
     return f"{shape} = {value}" + (" (every element)" if "x" in shape or shape[:1].isdigit() else "")
 
 
+def _fmt_change(change: dict) -> str:
+    """`fc.weight 16x16xf32: max |Δ| 0.171`, `1xf64: 0.5 -> 0.25 (max |Δ| 0.25)`."""
+    head = f"{change['name']} {change['shape']}" if change["name"] else change["shape"]
+    delta = change["max_abs_delta"]
+    if delta is None:
+        delta_text = ("max |Δ| unknown: the shapes differ" if "->" in change["shape"]
+                      else "max |Δ| unknown: the folder does not hold the values")
+    else:
+        delta_text = f"max |Δ| {delta:.4g}"
+    if change["from"] is not None and change["to"] is not None:
+        return f"{head}: {change['from']:g} -> {change['to']:g} ({delta_text})"
+    return f"{head}: {delta_text}"
+
+
 def summary_lines(d) -> list:
     lines = [f"ttbench diff  a: {d.a}  b: {d.b}"]
     for k, (x, y) in d.setup.items():
@@ -61,11 +75,25 @@ def summary_lines(d) -> list:
         if s.status:
             lines.append(f"  status: {s.status[0]} -> {s.status[1]}")
         for c in s.op_changes:
-            lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
+            if c["removed"] != c["added"]:
+                lines.append(f"  at {c['line']}: {_fmt_counts(c['removed'])} became {_fmt_counts(c['added'])}")
+            for x in c.get("differs", [])[:CONSTANTS_SHOWN]:
+                times = f"{x['count']}× " if x["count"] > 1 else ""
+                lines.append(f"  at {c['line']}: {times}{x['op']} changed: {x['from'] or '(nothing)'} -> "
+                             f"{x['to'] or '(nothing)'}")
+            if len(c.get("differs", [])) > CONSTANTS_SHOWN:
+                lines.append(f"  ... {len(c['differs']) - CONSTANTS_SHOWN} more changed ops at {c['line']} "
+                             "(--unified shows them)")
         for m in s.moved:
             lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
         for c in s.constants:
-            lines.append(f"  constants at {c['line']}: {len(c['removed'])} removed, {len(c['added'])} added")
+            small = "" if not c["small"] else (f" ({c['small']} of them small: counted in small_constants, "
+                                               "not in constants)")
+            lines.append(f"  constants at {c['line']}: {len(c['changed'])} changed, {len(c['removed'])} removed, "
+                         f"{len(c['added'])} added{small}")
+            lines += [f"    ~ {_fmt_change(x)}" for x in c["changed"][:CONSTANTS_SHOWN]]
+            if len(c["changed"]) > CONSTANTS_SHOWN:
+                lines.append(f"    ~ ... {len(c['changed']) - CONSTANTS_SHOWN} more (--unified shows them)")
             for sign, constants in (("-", c["removed"]), ("+", c["added"])):
                 lines += [f"    {sign} {_fmt_constant(text)}" for text in constants[:CONSTANTS_SHOWN]]
                 if len(constants) > CONSTANTS_SHOWN:

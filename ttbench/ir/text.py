@@ -249,6 +249,31 @@ def resource_blobs(trailer: str) -> dict:
     return {k.strip('"'): h[8:] for k, h in RESOURCE_ENTRY_RE.findall(trailer)}
 
 
+_ALIAS_DEF_RE = re.compile(r"^([#!][A-Za-z_][\w$.-]*) = (.*)$")
+_ALIAS_USE_RE = re.compile(r"[#!][A-Za-z_][\w$.-]*")
+
+
+def aliases(text: str) -> dict:
+    """`#name`/`!name` -> its definition with the aliases inside expanded, for the attribute and type aliases at
+    the top of a printed module (locations apart). The printer numbers them afresh per module (`#ttnn_layout3`
+    here is `#ttnn_layout2` there), so IR compared across modules must read through them."""
+    table: dict = {}
+    for line in text.splitlines():
+        if not line.startswith(("#", "!")):
+            if line.strip():
+                break  # aliases come first; the module's body starts here
+            continue
+        m = _ALIAS_DEF_RE.match(line.rstrip())
+        if m and not m.group(2).startswith("loc("):
+            # The printer defines an alias before any alias that uses it, so one pass expands every level.
+            table[m.group(1)] = expand_aliases(m.group(2), table)
+    return table
+
+
+def expand_aliases(text: str, table: dict) -> str:
+    return _ALIAS_USE_RE.sub(lambda m: table.get(m.group(0), m.group(0)), text) if table else text
+
+
 def inline_resources(text: str) -> str:
     """Every `dense_resource<key>` replaced by `dense<"0x...">` with its bytes, the resources section dropped:
     XLA accepts only dense elements ("Only dense elements attr are supported")."""
