@@ -303,3 +303,23 @@ def test_the_findings_summary_fits_a_cell_and_keeps_the_rest_one_click_away(zoo_
                      "weights_inlined", "coverage"]
     assert all(f"<dt>{name}</dt>" in rest for name in SUMMARY_COLUMNS)
     assert "<dd>located / locatable</dd>" in rest and len(re.findall(r"<th[ >]", rest)) == len(SUMMARY_COLUMNS)
+
+
+def test_each_stage_shows_one_constant_count_the_summary_agrees_with():
+    """Issue 29, item 7: one model showed three constant counts in three places: the stage table's (per stage),
+    the summary's, and the legend's total over every stage. Now every count shown is a stage's `constants`."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    b = tb.bringup(model, (torch.randn(2, 16),), params="inline", tt=False)
+    page = b._repr_html_()
+    table = page.split("<table>", 1)[1].split("</table>", 1)[0]
+    heads = re.findall(r"<th[^>]*>([^<]+)</th>", table)
+    column = heads.index("inlined constant")
+    shown = {}
+    for row in re.findall(r"<tr><td><a[^>]*>([^<]+)</a></td>(.*?)</tr>", table):
+        cells = re.findall(r"<td>(.*?)</td>", row[1])
+        shown[row[0]] = int(cells[column - 1] or 0)
+    summary = {r["stage"]: r["constants"] for r in b.findings.summary().rows}
+    assert shown == {s: summary[s] for s in shown} and max(shown.values()) >= 4, (shown, summary)
+    legend = page.split("<div class='legend'>", 1)[1].split("</div>", 1)[0]
+    assert not re.search(r"inlined constant \(\d+\)", legend), legend  # no total over stages beside them

@@ -101,7 +101,6 @@ def findings_by_op(findings) -> dict:
 
 
 def _header(b, findings) -> str:
-    counts = findings.counts()
     rows = []
     for name, s in b.stages.items():
         per_kind = Counter(f.kind for f in findings if f.stage == name)
@@ -113,8 +112,10 @@ def _header(b, findings) -> str:
     head = "".join(f"<th title='{html.escape(meanings[k])}'>{html.escape(KIND_LABELS[k])}</th>" for k in KINDS)
     title = (f"<h2 style='margin:4px 0'>{html.escape(b.model_name)} · frontend={html.escape(b.frontend)} · "
              f"params={html.escape(b.params)} · {b.seconds:.1f}s</h2>")
+    # The colours only: the counts are the table's, per stage (a total over stages would be a second number for
+    # the same thing, and a weight inlined in five stages is one weight).
     legend = "".join(f"<span title='{html.escape(meanings[k])}'><span class='chip' style='background:{KIND_COLOURS[k]}'>"
-                     f"</span>{html.escape(KIND_LABELS[k])} ({counts[k]})</span>" for k in KINDS)
+                     f"</span>{html.escape(KIND_LABELS[k])}</span>" for k in KINDS)
     legend += f"<div class='meaning'>inlined constant: {html.escape(meanings['constant'])}.</div>"
     return (title + f"<table><thead><tr><th>stage</th><th>status</th><th>ops</th><th>time</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table><div class='legend'>{legend}</div>")
