@@ -171,6 +171,9 @@ class Findings(list):
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
+    def counts_line(self) -> str:
+        """The findings of every stage together, said as such (the summary's rows count per stage)."""
+        return "findings, all stages together: " + ", ".join(f"{k} {v}" for k, v in self.counts().items())
+
     def __repr__(self) -> str:
-        counts = ", ".join(f"{k} {v}" for k, v in self.counts().items())
-        return f"<Findings: {counts}>\n{self._summary}"
+        return f"<Findings ({self.counts_line()})>\n{self._summary}"

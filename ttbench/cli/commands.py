@@ -80,8 +80,7 @@ def cmd_bringup(args) -> int:
         tt_part = (f"; tt-mlir const-eval: {report['tt_const_eval']['ops']} ops in "
                    f"{report['tt_const_eval']['functions']} functions" if report["tt_const_eval"] else "")
         print(f"const-eval candidates: {len(report['candidates'])} subgraphs, {report['candidate_ops']} ops{tt_part}")
-    counts = ", ".join(f"{k} {v}" for k, v in b.findings.counts().items())
-    print(f"\nfindings: {counts}\n{b.findings.summary()}")
+    print(f"\n{b.findings.counts_line()}; per stage:\n{b.findings.summary()}")
     tt = b.stages.get("ttnn")
     if tt is not None and tt.meta.get("target"):
         extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
