@@ -34,7 +34,7 @@ def test_bringup_writes_every_stage(tmp_path):
     assert all(s["ok"] for s in manifest["stages"].values())
     assert manifest["stages"]["ttnn"]["meta"]["flatbuffer_bytes"] == os.path.getsize(out / "ttnn.flatbuffer.ttnn")
     assert "loc(" in (out / "stablehlo.mlir").read_text()
-    assert "findings:" in r.stdout and "coverage" in r.stdout  # the findings summary is printed
+    assert "findings, all stages together:" in r.stdout and "coverage" in r.stdout  # the findings summary is printed
     findings = json.loads((out / "findings.json").read_text())
     assert [row["stage"] for row in findings["summary"]["stages"]] == ["fx", "torchfx", "stablehlo", "ttir", "ttnn"]
     assert findings["summary"]["stages"][0]["coverage"] == 1.0

@@ -182,11 +182,11 @@ def _compare_constants(left: Side, right: Side, stage: str) -> list:
         removed, added = by_line[line]["removed"], by_line[line]["added"]
         changed = [_constant_change(left, right, stage, x, y) for x, y in _pairs(left, right, stage, removed, added)]
         paired = {id(o) for c in changed for o in c.pop("ops")}
-        small = _small_count(left, stage, removed, paired), _small_count(right, stage, added, paired)
+        small_a, small_b = _small_count(left, stage, removed, paired), _small_count(right, stage, added, paired)
         out.append({"line": line, "changed": changed,
                     "removed": [_short_sig(o.signature) for o in removed if id(o) not in paired],
                     "added": [_short_sig(o.signature) for o in added if id(o) not in paired],
-                    "small": None if None in small else small[0] + small[1]})
+                    "small": None if small_a is None or small_b is None else small_a + small_b})
     return out
 
 
@@ -205,7 +205,7 @@ def _pairs(left: Side, right: Side, stage: str, removed: list, added: list) -> l
     """(before, after) constants of one line that are the same constant changed: the same name, else the only
     ones of their shape and element type on each side."""
     pairs, rest_a, rest_b = [], list(removed), list(added)
-    by_name = {}
+    by_name: dict = {}
     for o in rest_b:
         name = _constant_name(right, stage, o)
         if name:

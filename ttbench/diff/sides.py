@@ -62,8 +62,7 @@ class Side:
         if literal and not literal.group(1).startswith(('"', "[")):  # dense<0.5>: one value for every element
             text = literal.group(1).strip()
             try:
-                value = {"true": 1, "false": 0}.get(text, None)
-                value = float(text) if value is None else value
+                value = {"true": 1.0, "false": 0.0}[text] if text in ("true", "false") else float(text)
             except ValueError:
                 return None
             return np.full(facts.shape, value, dtype=np.float64)
