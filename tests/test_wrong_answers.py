@@ -1,6 +1,7 @@
 """No silent wrong answers (issue 14): each test here failed on the main it was written against."""
 import importlib.util
 import io
+import os
 import sys
 
 import numpy as np
@@ -175,6 +176,14 @@ def test_ttbench_bugs_are_internal_errors_not_compiler_failures(monkeypatch):
     assert b.stages["fx"].ok  # the stages before it are kept
     with pytest.raises(tb.InternalError):
         tb.bringup(m, x, tt=False, strict=True)
+    # The lowering had started beside the reading of the torchfx stage: it is ended with it, files and all.
+    import psutil
+    import tempfile
+
+    workers = [p for p in psutil.Process().children(recursive=True)
+               if any(a.endswith("mlir_worker.py") for a in p.cmdline())]
+    assert not [p for p in workers if p.status() != psutil.STATUS_ZOMBIE], workers
+    assert not [f for f in os.listdir(tempfile.gettempdir()) if f.startswith(f"ttbench-passes-{os.getpid()}-")]
 
 
 def test_compiler_failures_stay_stage_errors():

@@ -340,11 +340,14 @@ def _capture(result: Bringup, options: BringupOptions, _):
 
 
 def _import(result: Bringup, options: BringupOptions, cap):
-    return (torchfx.import_onnx if options.frontend == Frontend.ONNX else torchfx.import_fx)(cap)
+    """The torchfx stage; its artifact is the lowering, already running in its worker while the stage was read."""
+    onnx_frontend = options.frontend == Frontend.ONNX
+    return (torchfx.import_onnx if onnx_frontend else torchfx.import_fx)(
+        cap, lambda module: stablehlo.start_lowering(module, onnx=onnx_frontend))
 
 
-def _lower(result: Bringup, options: BringupOptions, torch_module):
-    stage, module = stablehlo.lower(torch_module, onnx=options.frontend == Frontend.ONNX)
+def _lower(result: Bringup, options: BringupOptions, started_lowering):
+    stage, module = stablehlo.lower(started_lowering)
     return (_hoist_into(result, stage, options.hoist), None) if options.hoist else (stage, module)
 
 

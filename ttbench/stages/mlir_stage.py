@@ -5,17 +5,19 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import threading
+import time
 from typing import Optional, Sequence
 
 from ..core import CompilerFailure, SourceLoc, Stage, human_bytes
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
 from ..proc.children import kill_group, start
-from ..proc.scratch import temp_folder
+from ..proc.scratch import remove_orphans, temp_dir
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -38,6 +40,18 @@ def verifier_error(module):
         return None
     except Exception as exc:  # torch_mlir.ir.MLIRError carries the diagnostics in its message
         return str(exc).strip() or type(exc).__name__
+
+
+def stage_beside(name: str, module, seconds: float, start_next):
+    """(the Stage of `module`, what `start_next(module)` returned): the next stage's work is started first (the
+    lowering, in its worker process) so that it runs while this one is read (walk, verifier, text). If reading
+    fails, the started work is cancelled: the failure is this stage's."""
+    started = start_next(module)
+    try:
+        return mlir_stage(name, module, seconds), started
+    except BaseException:
+        started.cancel()
+        raise
 
 
 def mlir_stage(name: str, module, seconds: float, meta=None) -> Stage:
@@ -195,6 +209,7 @@ def _run_pipelines_here(module, pipelines: list):
 
 # How long one lowering may take before ttbench calls the pass pipeline hung (TTBENCH_PASS_TIMEOUT overrides).
 PASS_TIMEOUT_S = 900.0
+PASSES_PREFIX = "ttbench-passes-"
 WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "proc", "mlir_worker.py")
 _SPARE_LOCK = threading.Lock()
 _spare: list = []  # at most one worker started ahead of its job (see prestart_worker)
@@ -227,21 +242,58 @@ def run_pipelines(module, pipelines: list, contained: bool = False):
     death; MLIR's diagnostics come back as the child's stderr, so this process's fd 2 is never redirected.
     `contained`: the caller is itself a child whose crash is contained (the op-by-op worker): the passes run here,
     saving a process start (~0.25 s) per op, and a failure reads the same."""
-    from torch_mlir import ir
-
     if contained:
         return _run_pipelines_here(module, pipelines)
+    return start_pipelines(module, pipelines).result()
 
-    with temp_folder("ttbench-passes-") as tmp:
-        source, out = os.path.join(tmp, "in.mlirbc"), os.path.join(tmp, "out.mlirbc")
-        with open(source, "wb") as f:
-            f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
-        worker = _take_worker()
-        job = {"in": source, "out": out, "pipelines": [list(p) for p in pipelines],
-               "fault": os.environ.get("TTBENCH_MLIR_WORKER_FAULT", "")}
-        deadline = float(os.environ.get("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S))
+
+def start_pipelines(module, pipelines: list) -> "PendingPipelines":
+    """run_pipelines in the background: the worker lowers a copy of `module` while the caller goes on (bringup
+    reads the torchfx stage meanwhile); `.result()` is what run_pipelines returns or raises."""
+    return PendingPipelines(module, pipelines)
+
+
+class PendingPipelines:
+    """Pass pipelines running in a worker process on a copy of a module. Exactly one of `result()` (the lowered
+    module, in the input's context, or the CompilerFailure) and `cancel()` (the worker ended) is called; either
+    removes the job's files (a killed caller's are reclaimed by the next temp folder of this prefix)."""
+
+    def __init__(self, module, pipelines: list):
+        self.module, self.pipelines = module, pipelines
+        remove_orphans(PASSES_PREFIX)
+        self.folder = temp_dir(PASSES_PREFIX)
         try:
-            stdout, stderr = worker.communicate(json.dumps(job) + "\n", timeout=deadline)
+            source, self.out = os.path.join(self.folder, "in.mlirbc"), os.path.join(self.folder, "out.mlirbc")
+            with open(source, "wb") as f:
+                f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
+            self.worker = _take_worker()
+            job = {"in": source, "out": self.out, "pipelines": [list(p) for p in pipelines],
+                   "fault": os.environ.get("TTBENCH_MLIR_WORKER_FAULT", "")}
+            self.deadline = float(os.environ.get("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S))
+            self.started = time.monotonic()
+            self.worker.stdin.write(json.dumps(job) + "\n")
+            self.worker.stdin.flush()
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+
+    def cancel(self) -> None:
+        kill_group(self.worker)
+        self.worker.communicate()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def result(self):
+        from torch_mlir import ir
+
+        try:
+            return self._result(ir)
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _result(self, ir):
+        worker, pipelines, deadline = self.worker, self.pipelines, self.deadline
+        try:
+            stdout, stderr = worker.communicate(timeout=max(0.0, deadline - (time.monotonic() - self.started)))
         except subprocess.TimeoutExpired:
             kill_group(worker)
             stdout, _ = worker.communicate()
@@ -249,9 +301,9 @@ def run_pipelines(module, pipelines: list, contained: bool = False):
             raise CompilerFailure(f"torch-mlir's {steps[-1] if steps else pipelines[0][1]} did not finish in "
                                   f"{deadline:g} s (a hung pass); set TTBENCH_PASS_TIMEOUT to more seconds if it "
                                   f"only needs longer") from None
-        if worker.returncode == 0 and os.path.isfile(out):
-            module.context.load_all_available_dialects()  # what the passes loaded in the child
-            with module.context, open(out, "rb") as f:
+        if worker.returncode == 0 and os.path.isfile(self.out):
+            self.module.context.load_all_available_dialects()  # what the passes loaded in the child
+            with self.module.context, open(self.out, "rb") as f:
                 return ir.Module.parse(f.read())
         steps = [l.split(": ", 1)[1] for l in stdout.splitlines() if l.startswith(("running: ", "failed: "))]
         where = steps[-1] if steps else pipelines[0][1]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from .mlir_stage import mlir_stage, run_pipelines
+from .mlir_stage import PendingPipelines, mlir_stage, run_pipelines, start_pipelines
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
                  "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})")
@@ -13,15 +13,24 @@ ONNX_TO_BACKEND = "builtin.module(torch-onnx-to-torch-backend-pipeline)"
 TO_STABLEHLO = "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow-non-finites=true})"
 
 
-def lower(torch_module, onnx: bool = False):
-    """torch-dialect module (left untouched) -> a new StableHLO module."""
-    t0 = time.perf_counter()
-    module = lowered_module(torch_module, onnx)
-    return mlir_stage("stablehlo", module, time.perf_counter() - t0), module
+def start_lowering(torch_module, onnx: bool = False) -> PendingPipelines:
+    """The lowering of a torch-dialect module (left untouched), started in its worker process; `lower` takes it."""
+    return start_pipelines(torch_module, _pipelines(onnx))
+
+
+def lower(started: PendingPipelines):
+    """A started lowering -> (the StableHLO Stage, its module). The stage's seconds run from the lowering's start
+    (it overlaps the reading of the torchfx stage)."""
+    module = started.result()
+    return mlir_stage("stablehlo", module, time.monotonic() - started.started), module
 
 
 def lowered_module(torch_module, onnx: bool = False, contained: bool = False):
-    """lower's module alone (no Stage: the op-by-op worker needs only the IR); `contained`: see run_pipelines."""
-    return run_pipelines(torch_module, [
-        (ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR"),
-        (TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")], contained=contained)
+    """The lowering's module alone (no Stage: the op-by-op worker needs only the IR); `contained`: see
+    run_pipelines."""
+    return run_pipelines(torch_module, _pipelines(onnx), contained=contained)
+
+
+def _pipelines(onnx: bool) -> list:
+    return [(ONNX_TO_BACKEND if onnx else FX_TO_BACKEND, "Lowering TorchFX IR -> Torch Backend IR"),
+            (TO_STABLEHLO, "Lowering Torch Backend IR -> StableHLO")]

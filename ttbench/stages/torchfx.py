@@ -7,7 +7,7 @@ from .. import core
 from ..core import CompilerFailure
 from ..ir.locations import frames_from_stack_trace, location_name, module_location_name
 from ..proc.children import ContainedFailure, call_in_fork
-from .mlir_stage import mlir_stage
+from .mlir_stage import stage_beside
 
 
 def new_context():
@@ -23,11 +23,12 @@ def new_context():
     return context
 
 
-def import_fx(capture):
-    """FxCapture -> torch-dialect module. Placeholders become function arguments in `capture.arguments` order."""
+def import_fx(capture, start_next):
+    """FxCapture -> (torch-dialect Stage, `start_next(module)`: the lowering, started before the stage is read so
+    that both run at once). Placeholders become function arguments in `capture.arguments` order."""
     t0 = time.perf_counter()
     module = fx_module(capture)
-    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+    return stage_beside("torchfx", module, time.perf_counter() - t0, start_next)
 
 
 def fx_module(capture, context=None):
@@ -74,12 +75,12 @@ def _located_cache_class():
     return _LOCATED_CACHE
 
 
-def import_onnx(capture):
-    """OnnxCapture -> torch-dialect module of `torch.operator "onnx.*"` ops, each located at the source line the
-    ONNX exporter recorded for its node."""
+def import_onnx(capture, start_next):
+    """OnnxCapture -> (Stage of a torch-dialect module of `torch.operator "onnx.*"` ops, each located at the source
+    line the ONNX exporter recorded for its node; `start_next(module)`, as import_fx)."""
     t0 = time.perf_counter()
     module = onnx_module(capture)
-    return mlir_stage("torchfx", module, time.perf_counter() - t0), module
+    return stage_beside("torchfx", module, time.perf_counter() - t0, start_next)
 
 
 def onnx_module(capture, contained: bool = False, context=None):
