@@ -66,6 +66,13 @@ def _tensor_bytes(type_) -> int:
     return int(np.prod(parsed[0])) * ITEM_SIZE[parsed[1]] if parsed[0] else ITEM_SIZE[parsed[1]]
 
 
+def _cached_bytes(type_, cache: dict) -> int:
+    found = cache.get(type_)
+    if found is None:
+        found = cache[type_] = _tensor_bytes(type_)
+    return found
+
+
 def constant_facts(operation, name: str) -> Optional[ConstantFacts]:
     """Shape, element type, logical bytes, bytes written in the IR and splat-ness of a tensor constant; None for
     ops that are not tensor literals (or hold an attribute these facts cannot be read from)."""
@@ -269,6 +276,7 @@ def walk_ops(module) -> list:
 
     unknown = ir.UnknownLoc.static_typeid
     frames_of: dict = {}  # location attribute -> frames: ops of one source line share their location
+    bytes_of: dict = {}  # type -> bytes of a value of it: a stage holds few distinct types (uniqued, hashable)
     ops: list = []
     for func, state, operation, name in _stage_operations(module):
         results = [r.get_name(state) for r in operation.results]
@@ -287,7 +295,7 @@ def walk_ops(module) -> list:
         chain, module_path = read
         attrs = {"func": func, "has_loc": location.typeid != unknown, "results": tuple(results),
                  "operands": tuple(v.get_name(state) for v in operation.operands),
-                 "result_bytes": sum(_tensor_bytes(r.type) for r in operation.results)}
+                 "result_bytes": sum(_cached_bytes(r.type, bytes_of) for r in operation.results)}
         if facts is not None:
             attrs["constant"] = facts
         ops.append(Op(index=len(ops), name=name, location=user_frame(chain), chain=chain, text=text, attrs=attrs,
