@@ -154,3 +154,23 @@ def test_changed_constants_read_as_a_list_of_shapes_and_values():
     assert "    + 2x16xf32 = 0.5 (every element)" in listed  # GELU's 0.5 * x * (...)
     assert listed[-1] == "    + ... 11 more (--unified shows them)"
     assert "% =" not in text and "stablehlo.constant dense<" not in text
+
+
+class Offsets(torch.nn.Module):
+    def __init__(self, last):
+        super().__init__()
+        self.last = last
+
+    def forward(self, x):
+        return x + torch.tensor([1.0, 2.0, self.last])  # OFFSETS
+
+
+def test_a_changed_literal_list_reads_as_one_change_with_its_largest_difference():
+    """A constant printed as a list of values (dense<[...]>) is paired with its changed self at the same line and
+    its largest change of an element is computed from the printed values."""
+    x = (torch.randn(2, 3),)
+    d = tb.diff(tb.bringup(Offsets(3.0), x, tt=False), tb.bringup(Offsets(4.5), x, tt=False))
+    stablehlo = next(s for s in d.stages if s.stage == "stablehlo")
+    changes = [c for entry in stablehlo.constants for c in entry["changed"]]
+    assert [(c["shape"], c["max_abs_delta"]) for c in changes] == [("3xf32", 1.5)], (changes, d.text())
+    assert "~ 3xf32: max |Δ| 1.5" in d.text(), d.text()

@@ -180,9 +180,12 @@ def _compare_constants(left: Side, right: Side, stage: str) -> list:
     out = []
     for line in sorted(by_line):
         removed, added = by_line[line]["removed"], by_line[line]["added"]
-        changed = [_constant_change(left, right, stage, x, y) for x, y in _pairs(left, right, stage, removed, added)]
-        paired = {id(o) for c in changed for o in c.pop("ops")}
-        small_a, small_b = _small_count(left, stage, removed, paired), _small_count(right, stage, added, paired)
+        pairs = _pairs(left, right, stage, removed, added)
+        changed = [_constant_change(left, right, stage, x, y) for x, y in pairs]
+        paired = {id(o) for pair in pairs for o in pair}
+        # Small as the findings count them: each constant the line mentions once (a changed one by its new self).
+        small_a = _small_count(left, stage, [o for o in removed if id(o) not in paired])
+        small_b = _small_count(right, stage, added)
         out.append({"line": line, "changed": changed,
                     "removed": [_short_sig(o.signature) for o in removed if id(o) not in paired],
                     "added": [_short_sig(o.signature) for o in added if id(o) not in paired],
@@ -194,11 +197,11 @@ def _constant_name(side: Side, stage: str, op) -> Optional[str]:
     return ((side.listed_constants or {}).get(stage) or {}).get(op.index) or None
 
 
-def _small_count(side: Side, stage: str, ops: list, paired: set) -> Optional[int]:
+def _small_count(side: Side, stage: str, ops: list) -> Optional[int]:
     if side.listed_constants is None:
         return None
     listed = side.listed_constants.get(stage) or {}
-    return sum(1 for o in ops if id(o) not in paired and o.index not in listed)
+    return sum(1 for o in ops if o.index not in listed)
 
 
 def _pairs(left: Side, right: Side, stage: str, removed: list, added: list) -> list:
@@ -241,7 +244,7 @@ def _constant_change(left: Side, right: Side, stage: str, x, y) -> dict:
     shape_a, shape_b = constant_type_text(x.constant), constant_type_text(y.constant)
     return {"name": _constant_name(left, stage, x) or _constant_name(right, stage, y),
             "shape": shape_a if shape_a == shape_b else f"{shape_a} -> {shape_b}",
-            "from": one_value(va), "to": one_value(vb), "max_abs_delta": delta, "ops": (x, y)}
+            "from": one_value(va), "to": one_value(vb), "max_abs_delta": delta}
 
 
 def _signatures_by_line(ops: list) -> dict:
@@ -251,8 +254,8 @@ def _signatures_by_line(ops: list) -> dict:
     return out
 
 
-_BUDGET_COLUMNS = ("constants", "small_constants", "embedded_bytes", "constant_bytes", "weights_inlined_bytes", "non_weight_constants",
-                   "coverage")
+_BUDGET_COLUMNS = ("constants", "small_constants", "embedded_bytes", "constant_bytes", "weights_inlined_bytes",
+                   "non_weight_constants", "coverage")
 
 
 def _budget(side: Side, stage: str) -> dict:

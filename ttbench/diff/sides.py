@@ -3,6 +3,7 @@ payloads as hashes of their bytes), its JSON files as data, its weights as diges
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -59,13 +60,15 @@ class Side:
             return None
         numel = int(np.prod(facts.shape)) if facts.shape else 1
         literal = _LITERAL_RE.search(op.signature)
-        if literal and not literal.group(1).startswith(('"', "[")):  # dense<0.5>: one value for every element
+        if literal and not literal.group(1).startswith('"'):  # printed values: dense<0.5>, dense<[1, 2]>
             text = literal.group(1).strip()
-            try:
-                value = {"true": 1.0, "false": 0.0}[text] if text in ("true", "false") else float(text)
-            except ValueError:
+            try:  # MLIR's number and list forms are JSON's (complex and hex floats are not: unknown)
+                values = np.asarray(json.loads(text), dtype=np.float64)
+            except (ValueError, TypeError):
                 return None
-            return np.full(facts.shape, value, dtype=np.float64)
+            if values.size == 1 and numel != 1:  # a splat: one value for every element
+                values = np.full(numel, values.reshape(-1)[0])
+            return values.reshape(facts.shape) if values.size == numel else None
         if stage not in self._payloads:
             text_path, weights_path = self.stages[stage]["files"]
             full = read_text(text_path) + ("\n" + read_text(weights_path) if weights_path else "")
