@@ -9,6 +9,7 @@ import inspect
 import os
 from typing import Optional
 
+from . import hf_zoo
 from .core import BadInput
 
 ZOO_DIR = os.environ.get("TTBENCH_MODELS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -57,6 +58,8 @@ def load(name: str, weights: Optional[str] = None):
     default (`DEFAULT_WEIGHTS`, else random)."""
     if weights is not None and weights not in WEIGHT_MODES:
         raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
+    if name.startswith(hf_zoo.PREFIX):  # hf/ARCH: an architecture of the transformers zoo (hf_zoo.py)
+        return hf_zoo.load(name[len(hf_zoo.PREFIX):], weights)
     name, _, variant = name.partition(":")
     import torch  # lazy: `ttbench models` lists the zoo without torch (~2.5 s to import)
 

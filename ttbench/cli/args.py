@@ -166,7 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=positive_seconds, default=180.0, help="seconds per test (default 180)")
     c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder (made if new)")
     _add_run_options(c)
-    sub.add_parser("models", help="list the model zoo")
+    m = sub.add_parser("models", help="list the model zoo")
+    m.add_argument("--hf", action="store_true",
+                   help="list the transformers zoo instead (hf/ARCH: every architecture transformers builds from its "
+                        "config, shrunk, random weights) with each one's status from the recorded census")
+    m.add_argument("--check", action="store_true", help="with --hf: build and run each eagerly now (minutes)")
+    m.add_argument("--arch", help="with --hf: comma-separated architectures (default: all)")
+    m.add_argument("--out", help="with --check: write the census as JSON to this file")
     e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
     e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
     e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")

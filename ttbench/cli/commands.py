@@ -1,11 +1,12 @@
 """What each `ttbench` subcommand does, given its parsed arguments; exit codes as the package docstring says."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 
-from .. import models
+from .. import hf_zoo, models
 from ..core import human_bytes
 from ..core import BadInput, FRONTEND_STAGES
 from ..diff import diff_folders
@@ -213,10 +214,46 @@ def cmd_conformance(args) -> int:
 
 
 def cmd_models(args) -> int:
+    if args.hf:
+        return _hf_models(args)
+    if args.check or args.arch or args.out:
+        raise BadInput("--check, --arch and --out go with --hf")
     names = models.names()
     width = max(map(len, names), default=0)
     for n in names:
         print(f"{n.ljust(width)}  {models.describe(n)}")
+    return 0
+
+
+def _hf_models(args) -> int:
+    every = hf_zoo.architectures()
+    archs = every if not args.arch else [a.strip() for a in args.arch.split(",") if a.strip()]
+    unknown = [a for a in archs if a not in every]
+    if unknown:
+        raise BadInput(f"unknown transformers architecture(s) {', '.join(unknown)}: `ttbench models --hf` lists them")
+    if args.out and not args.check:
+        raise BadInput("--out writes a census: give --check too")
+    if args.check:
+        def progress(done, total, row):
+            print(f"[{done}/{total}] hf/{row['arch']}: {row['status']}"
+                  + (f" ({row['reason']})" if row["reason"] else ""), file=sys.stderr, flush=True)
+        data = hf_zoo.census(archs, progress)
+        if args.out:
+            write_text_atomic(args.out, json.dumps(data, indent=1) + "\n")
+        rows = {r["arch"]: r for r in data["rows"]}
+        source = f"checked now (transformers {data['transformers']})"
+    else:
+        data = hf_zoo.recorded_census()
+        rows = {r["arch"]: r for r in data["rows"]} if data else {}
+        source = (f"from the recorded census (transformers {data['transformers']}): docs/hf_zoo.json" if data else
+                  "not checked under this transformers: `ttbench models --hf --check` builds and runs each")
+    width = max(map(len, archs), default=0) + len(hf_zoo.PREFIX)
+    for arch in archs:
+        row = rows.get(arch)
+        status = "not checked" if row is None else row["status"] + (f": {row['reason']}" if row["reason"] else "")
+        print(f"{(hf_zoo.PREFIX + arch).ljust(width)}  {status}")
+    ok = sum(1 for a in archs if rows.get(a, {}).get("status") == "ok")
+    print(f"{len(archs)} architectures; {ok} build and run eagerly ({source})")
     return 0
 
 

@@ -1,0 +1,47 @@
+"""The transformers zoo (issue 31, item 1): architectures built offline from their configs, shrunk, seeded."""
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench import hf_zoo
+
+# Encoders, decoders (multi-head and grouped-query), encoder-decoders, vision, audio (waveform and spectrogram),
+# and a two-tower multimodal model.
+SAMPLE = ("bert", "gpt2", "llama", "mistral", "t5", "bart", "vit", "wav2vec2", "whisper", "clip")
+
+
+@pytest.mark.parametrize("arch", SAMPLE)
+def test_the_generic_shrink_builds_each_sampled_architecture_and_it_runs_eagerly(arch):
+    row = hf_zoo.check(arch)
+    assert row["status"] == "ok", row
+    assert row["params"] < 20_000_000, row  # shrunk: a full-size default config has 100M and more
+
+
+def test_a_model_is_the_same_every_time_and_the_callers_random_state_is_left_alone():
+    torch.manual_seed(123)
+    before = torch.get_rng_state()
+    m1, x1 = tb.models.load("hf/gpt2")
+    m2, x2 = tb.models.load("hf/gpt2")
+    assert torch.equal(torch.get_rng_state(), before)
+    assert all(torch.equal(a, b) for a, b in zip(x1, x2))
+    assert all(torch.equal(p, q) for p, q in zip(m1.parameters(), m2.parameters()))
+    with torch.no_grad():
+        assert torch.equal(m1(*x1)[0], m2(*x2)[0])
+
+
+def test_a_transformers_architecture_brings_up_like_a_zoo_model():
+    b = tb.bringup(*tb.models.load("hf/bert"), name="hf/bert", tt=False)
+    assert b.ok, b.table()
+    assert b.run().ok
+
+
+def test_an_unknown_architecture_is_one_line_and_exit_2():
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "models", "--hf", "--arch", "bert,no_such_arch"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "ttbench: error: unknown transformers architecture(s) no_such_arch: `ttbench models --hf` lists them"], r
+    with pytest.raises(tb.BadInput, match="unknown transformers architecture 'no_such_arch'"):
+        tb.models.load("hf/no_such_arch")

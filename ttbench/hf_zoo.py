@@ -1,0 +1,233 @@
+"""The offline zoo of transformers: every architecture transformers can build from its config, shrunk, seeded,
+random weights, nothing downloaded (issue 31's tracker runs on it). `tb.models.load("hf/bert")` builds one.
+
+The shrink is generic: every (sub-)config's layer counts to at most 2, widths to at most 64 (hidden) and 128
+(feed-forward), heads to at most 4 (key/value heads kept dividing them, head sizes following), experts to at most 4.
+Where the generic shrink breaks a family's own constraints, OVERRIDES says what that family needs. Inputs are the
+model's own `dummy_inputs` when it has them, else made for its `main_input_name` from the config.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+from typing import Optional
+
+from .core import BadInput
+
+PREFIX = "hf/"
+SEQUENCE = 16  # tokens of a made-up text input
+LAYERS = ("num_hidden_layers", "num_layers", "n_layer", "n_layers", "encoder_layers", "decoder_layers",
+          "num_encoder_layers", "num_decoder_layers")
+HIDDEN = ("hidden_size", "d_model", "n_embd", "embed_dim", "dim")
+FEED_FORWARD = ("intermediate_size", "encoder_ffn_dim", "decoder_ffn_dim", "d_ff", "ffn_dim", "n_inner",
+                "moe_intermediate_size", "shared_expert_intermediate_size", "hidden_dim")
+HEADS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads", "decoder_attention_heads")
+EXPERTS = ("num_experts", "num_local_experts", "n_routed_experts")
+MAX_LAYERS, MAX_HIDDEN, MAX_FEED_FORWARD, MAX_HEADS, MAX_EXPERTS = 2, 64, 128, 4, 4
+
+# model type -> attributes set after the generic shrink (a family whose own constraints it breaks).
+OVERRIDES: dict = {}
+
+
+def architectures() -> list:
+    """Model types transformers maps to a base model class (AutoModel), sorted."""
+    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+
+    return sorted(MODEL_MAPPING_NAMES)
+
+
+def _shrink_one(config) -> None:
+    attrs = vars(config)
+    for name in LAYERS:
+        if isinstance(attrs.get(name), int) and attrs[name] > MAX_LAYERS:
+            setattr(config, name, MAX_LAYERS)
+    heads_before = {name: attrs[name] for name in HEADS if isinstance(attrs.get(name), int)}
+    for name, heads in heads_before.items():
+        setattr(config, name, min(heads, MAX_HEADS))
+    kv = attrs.get("num_key_value_heads")
+    heads = attrs.get("num_attention_heads")
+    if isinstance(kv, int) and isinstance(heads, int):
+        # grouped-query attention stays grouped (2 of 4), multi-head stays multi-head
+        setattr(config, "num_key_value_heads", heads if kv >= heads_before.get("num_attention_heads", kv) else
+                max(1, heads // 2))
+    for name in HIDDEN:
+        if isinstance(attrs.get(name), int) and attrs[name] > MAX_HIDDEN:
+            setattr(config, name, MAX_HIDDEN)
+    if isinstance(attrs.get("head_dim"), int) and isinstance(heads, int) and heads:
+        hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
+        if hidden:
+            config.head_dim = max(8, hidden // heads)
+    for name in FEED_FORWARD:
+        if isinstance(attrs.get(name), int) and attrs[name] > MAX_FEED_FORWARD:
+            setattr(config, name, MAX_FEED_FORWARD)
+    for name in EXPERTS:
+        if isinstance(attrs.get(name), int) and attrs[name] > MAX_EXPERTS:
+            setattr(config, name, MAX_EXPERTS)
+    if isinstance(attrs.get("num_experts_per_tok"), int):
+        config.num_experts_per_tok = min(config.num_experts_per_tok, 2)
+
+
+def shrunk_config(arch: str):
+    """The architecture's default config, shrunk (every sub-config too), with the family's overrides."""
+    from transformers import AutoConfig, PretrainedConfig
+
+    config = AutoConfig.for_model(arch)
+    seen: set = set()
+
+    def visit(c) -> None:
+        if id(c) in seen:
+            return
+        seen.add(id(c))
+        _shrink_one(c)
+        for value in list(vars(c).values()):
+            if isinstance(value, PretrainedConfig):
+                visit(value)
+    visit(config)
+    for name, value in OVERRIDES.get(arch, {}).items():
+        setattr(config, name, value)
+    return config
+
+
+def _named_inputs(model, config) -> dict:
+    """The model's own dummy inputs (when all are tensors its forward takes), else one made for its main input."""
+    import torch
+
+    params = set(inspect.signature(model.forward).parameters)
+    dummy = getattr(model, "dummy_inputs", None)
+    named = dict(dummy) if isinstance(dummy, dict) and all(isinstance(v, torch.Tensor) for v in dummy.values()) \
+        and set(dummy) <= params else {}
+    main = getattr(model, "main_input_name", "input_ids")
+    if main not in named:  # made for the main input, the dummies (a decoder's ids) kept beside it
+        named = {main: _main_input(main, config), **named}
+    # What the forward needs beside it: a multimodal model's other modality, an encoder-decoder's decoder ids.
+    if "pixel_values" in params and "pixel_values" not in named and getattr(config, "vision_config", None):
+        named["pixel_values"] = _main_input("pixel_values", config)
+    if "input_ids" in params and "input_ids" not in named and getattr(config, "text_config", None):
+        named = {"input_ids": _main_input("input_ids", config), **named}
+    if "decoder_input_ids" in params and "decoder_input_ids" not in named:
+        batch = next(iter(named.values())).shape[0]
+        named["decoder_input_ids"] = _main_input("input_ids", config)[:1, :4].expand(batch, 4).contiguous()
+    return named
+
+
+def _main_input(main: str, config):
+    import torch
+
+    text = getattr(config, "get_text_config", lambda: config)()
+    if main == "input_ids":
+        return torch.randint(0, getattr(text, "vocab_size", None) or 1000, (1, SEQUENCE))
+    if main == "pixel_values":
+        vision = getattr(config, "vision_config", None) or config
+        size = getattr(vision, "image_size", 64)
+        size = size if isinstance(size, int) else size[0]
+        return torch.randn(1, getattr(vision, "num_channels", 3), size, size)
+    if main == "input_values":
+        return torch.randn(1, 16000)
+    if main == "input_features":
+        return torch.randn(1, getattr(config, "num_mel_bins", 80), 3000)
+    raise BadInput(f"hf/{config.model_type}: no inputs known for its main input {main!r}")
+
+
+def _wrapper_class():
+    import torch
+
+    class ByPosition(torch.nn.Module):
+        """A transformers model called with its inputs by position (ttbench's example inputs are a tuple of
+        tensors; transformers' forwards take most of them by keyword), giving back the tensors of its output."""
+
+        def __init__(self, model, names: tuple):
+            super().__init__()
+            self.model, self.names = model, names
+
+        def forward(self, *tensors):
+            out = self.model(**dict(zip(self.names, tensors)))
+            values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
+            return tuple(v for v in values if isinstance(v, torch.Tensor))
+    return ByPosition
+
+
+def load(arch: str, weights: Optional[str] = None):
+    """(model in eval mode, inputs) of one architecture, seeded random weights; weights="meta": built on meta."""
+    if arch not in architectures():
+        raise BadInput(f"unknown transformers architecture {arch!r}: `ttbench models --hf` lists them")
+    import torch
+    from transformers import AutoModel
+
+    config = shrunk_config(arch)
+    if hasattr(config, "use_cache"):
+        config.use_cache = False  # a cache object in the output is no tensor to compare
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        if weights == "meta":
+            with torch.device("meta"):
+                model = AutoModel.from_config(config)
+        else:
+            model = AutoModel.from_config(config)
+        named = _named_inputs(model, config)
+    return _wrapper_class()(model.eval(), tuple(named)).eval(), tuple(named.values())
+
+
+EAGER_TIMEOUT_S = 120.0  # one architecture's build and eager run
+
+
+def check(arch: str) -> dict:
+    """{"arch", "status": "ok" | "build failed" | "eager failed", "reason", "params", "inputs"}: the architecture
+    built and run eagerly in a forked copy of this process (a crash or a hang is that architecture's reason)."""
+    from .proc.children import ContainedFailure, Forked  # lazy: only the check forks
+
+    def build_and_run():
+        import torch
+
+        try:
+            model, inputs = load(arch)
+        except Exception as exc:  # the reason is the row: transformers' own message
+            return {"status": "build failed", "reason": _reason(exc)}
+        facts = {"params": sum(p.numel() for p in model.parameters()),
+                 "inputs": [list(t.shape) for t in inputs]}
+        try:
+            with torch.no_grad():
+                model(*inputs)
+        except Exception as exc:
+            return {**facts, "status": "eager failed", "reason": _reason(exc)}
+        return {**facts, "status": "ok", "reason": ""}
+
+    try:
+        row = Forked(build_and_run, EAGER_TIMEOUT_S, f"hf/{arch}").result()
+    except ContainedFailure as exc:
+        row = {"status": "eager failed", "reason": str(exc)}
+    return {"arch": arch, **row}
+
+
+def _reason(exc: BaseException) -> str:
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    return f"{type(exc).__name__}: {first[:200]}" if first else type(exc).__name__
+
+
+CENSUS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "hf_zoo.json")
+
+
+def census(archs: list, progress=None) -> dict:
+    """Every architecture of `archs` checked (see check), with the transformers version they ran under."""
+    import transformers
+
+    rows = []
+    for i, arch in enumerate(archs):
+        rows.append(check(arch))
+        if progress:
+            progress(i + 1, len(archs), rows[-1])
+    return {"transformers": transformers.__version__, "rows": rows,
+            "ok": sum(r["status"] == "ok" for r in rows), "of": len(rows)}
+
+
+def recorded_census() -> Optional[dict]:
+    """The census committed under docs/ (`make hf-zoo` writes it), when it was taken under the installed
+    transformers; None otherwise (its statuses would be another version's)."""
+    import transformers
+
+    try:
+        with open(CENSUS) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("transformers") == transformers.__version__ else None
