@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks lab clean
+.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo lab clean
 
 setup: $(STAMP)
 
@@ -93,6 +93,10 @@ conformance: setup
 
 # Re-execute every notebook in place (their saved outputs are what a reader sees on GitHub; tests/
 # test_notebooks_clean.py checks them for warnings, machine paths and progress bars).
+# The transformers zoo's census (docs/hf_zoo.json): every architecture built and run eagerly (~10 min here).
+hf-zoo: setup
+	$(BIN)/ttbench models --hf --check --out docs/hf_zoo.json
+
 notebooks: setup
 	cd notebooks && for nb in *.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; done

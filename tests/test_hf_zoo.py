@@ -45,3 +45,13 @@ def test_an_unknown_architecture_is_one_line_and_exit_2():
         "ttbench: error: unknown transformers architecture(s) no_such_arch: `ttbench models --hf` lists them"], r
     with pytest.raises(tb.BadInput, match="unknown transformers architecture 'no_such_arch'"):
         tb.models.load("hf/no_such_arch")
+
+
+def test_the_cli_and_the_sweep_take_hf_names_and_refuse_unknown_ones(tmp_path):
+    from ttbench.fleet.sweep import sweep
+
+    with pytest.raises(tb.BadInput, match="unknown model.s. hf/no_such_arch"):
+        sweep(["hf/bert", "hf/no_such_arch"], db_path=str(tmp_path / "r.sqlite"))
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "bringup", "hf/no_such_arch", "--no-tt"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 2 and "unknown transformers architecture 'no_such_arch'" in r.stderr, r.stderr

@@ -23,6 +23,16 @@ def names() -> list:
     return sorted(d for d in os.listdir(ZOO_DIR) if os.path.isfile(os.path.join(ZOO_DIR, d, "loader.py")))
 
 
+HF_PREFIX = hf_zoo.PREFIX
+
+
+def known(name: str) -> bool:
+    """A zoo name (NAME or NAME:VARIANT) or hf/ARCH of the transformers zoo."""
+    if name.startswith(HF_PREFIX):
+        return name[len(HF_PREFIX):] in hf_zoo.architectures()
+    return name.partition(":")[0] in names()
+
+
 def describe(name: str) -> str:
     readme = os.path.join(ZOO_DIR, name, "README.md")
     if not os.path.isfile(readme):
@@ -58,8 +68,8 @@ def load(name: str, weights: Optional[str] = None):
     default (`DEFAULT_WEIGHTS`, else random)."""
     if weights is not None and weights not in WEIGHT_MODES:
         raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
-    if name.startswith(hf_zoo.PREFIX):  # hf/ARCH: an architecture of the transformers zoo (hf_zoo.py)
-        return hf_zoo.load(name[len(hf_zoo.PREFIX):], weights)
+    if name.startswith(HF_PREFIX):  # hf/ARCH: an architecture of the transformers zoo (hf_zoo.py)
+        return hf_zoo.load(name[len(HF_PREFIX):], weights)
     name, _, variant = name.partition(":")
     import torch  # lazy: `ttbench models` lists the zoo without torch (~2.5 s to import)
 

@@ -20,7 +20,8 @@ def load_target(target: str, frontend, input_shapes, input_file=None, dims=None,
         from .io.tensor_files import read_inputs  # lazy: imports torch (~2.5 s)
 
         given = read_inputs(input_file)
-    is_file = target.endswith(".onnx") or os.sep in target or os.path.exists(target)
+    is_file = os.path.exists(target) or target.endswith(".onnx") or (
+        os.sep in target and not target.startswith(models.HF_PREFIX))
     if is_file:
         if frontend not in (None, "onnx"):
             raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")

@@ -124,7 +124,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     `db_path`, the run and each row as it finishes are appended to that results database (results_db.py), and
     the rows returned are read back from it."""
     model_names = list(model_names or models.names())
-    unknown = [m for m in model_names if m.partition(":")[0] not in models.names()]
+    unknown = [m for m in model_names if not models.known(m)]
     if unknown:
         raise BadInput(f"unknown model(s) {', '.join(unknown)}: `ttbench models` lists the zoo")
     bad = [f for f in frontends if f not in FRONTENDS]
