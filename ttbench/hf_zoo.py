@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 from typing import Optional
 
 from .core import BadInput
@@ -199,8 +200,13 @@ def check(arch: str) -> dict:
     return {"arch": arch, **row}
 
 
+_INSTALL_PATH = re.compile(r"[^\s'\"]*/site-packages/")
+
+
 def _reason(exc: BaseException) -> str:
+    """The exception's type and first line, without this machine's install paths (the census is committed)."""
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    first = _INSTALL_PATH.sub("site-packages/", first)
     return f"{type(exc).__name__}: {first[:200]}" if first else type(exc).__name__
 
 
