@@ -3,7 +3,7 @@ random weights, nothing downloaded (issue 31's tracker runs on it). `tb.models.l
 
 The shrink is generic: every (sub-)config's layer counts to at most 2, widths to at most 64 (hidden) and 128
 (feed-forward), heads to at most 4 (key/value heads kept dividing them, head sizes following), experts to at most 4.
-Where the generic shrink breaks a family's own constraints, OVERRIDES says what that family needs. Inputs are the
+Where it breaks a family's own size rules the census (docs/hf_zoo.json) says so with the family's error. Inputs are the
 model's own `dummy_inputs` when it has them, else made for its `main_input_name` from the config.
 """
 from __future__ import annotations
@@ -27,10 +27,6 @@ HEADS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_atten
 EXPERTS = ("num_experts", "num_local_experts", "n_routed_experts")
 MAX_LAYERS, MAX_HIDDEN, MAX_FEED_FORWARD, MAX_HEADS, MAX_EXPERTS = 2, 64, 128, 4, 4
 
-# model type -> attributes set after the generic shrink (a family whose own constraints it breaks).
-OVERRIDES: dict = {}
-
-
 def architectures() -> list:
     """Model types transformers maps to a base model class (AutoModel), sorted."""
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
@@ -38,39 +34,34 @@ def architectures() -> list:
     return sorted(MODEL_MAPPING_NAMES)
 
 
+def _cap(config, names: tuple, limit: int) -> None:
+    for name in names:
+        value = vars(config).get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
+            setattr(config, name, limit)
+
+
 def _shrink_one(config) -> None:
+    heads_before = vars(config).get("num_attention_heads")
+    _cap(config, LAYERS, MAX_LAYERS)
+    _cap(config, HEADS, MAX_HEADS)
+    _cap(config, HIDDEN, MAX_HIDDEN)
+    _cap(config, FEED_FORWARD, MAX_FEED_FORWARD)
+    _cap(config, EXPERTS, MAX_EXPERTS)
+    _cap(config, ("num_experts_per_tok",), 2)
     attrs = vars(config)
-    for name in LAYERS:
-        if isinstance(attrs.get(name), int) and attrs[name] > MAX_LAYERS:
-            setattr(config, name, MAX_LAYERS)
-    heads_before = {name: attrs[name] for name in HEADS if isinstance(attrs.get(name), int)}
-    for name, heads in heads_before.items():
-        setattr(config, name, min(heads, MAX_HEADS))
-    kv = attrs.get("num_key_value_heads")
-    heads = attrs.get("num_attention_heads")
+    kv, heads = attrs.get("num_key_value_heads"), attrs.get("num_attention_heads")
     if isinstance(kv, int) and isinstance(heads, int):
         # grouped-query attention stays grouped (2 of 4), multi-head stays multi-head
-        setattr(config, "num_key_value_heads", heads if kv >= heads_before.get("num_attention_heads", kv) else
-                max(1, heads // 2))
-    for name in HIDDEN:
-        if isinstance(attrs.get(name), int) and attrs[name] > MAX_HIDDEN:
-            setattr(config, name, MAX_HIDDEN)
+        config.num_key_value_heads = heads if kv >= (heads_before or kv) else max(1, heads // 2)
     if isinstance(attrs.get("head_dim"), int) and isinstance(heads, int) and heads:
         hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
         if hidden:
             config.head_dim = max(8, hidden // heads)
-    for name in FEED_FORWARD:
-        if isinstance(attrs.get(name), int) and attrs[name] > MAX_FEED_FORWARD:
-            setattr(config, name, MAX_FEED_FORWARD)
-    for name in EXPERTS:
-        if isinstance(attrs.get(name), int) and attrs[name] > MAX_EXPERTS:
-            setattr(config, name, MAX_EXPERTS)
-    if isinstance(attrs.get("num_experts_per_tok"), int):
-        config.num_experts_per_tok = min(config.num_experts_per_tok, 2)
 
 
 def shrunk_config(arch: str):
-    """The architecture's default config, shrunk (every sub-config too), with the family's overrides."""
+    """The architecture's default config, shrunk (every sub-config too)."""
     from transformers import AutoConfig, PretrainedConfig
 
     config = AutoConfig.for_model(arch)
@@ -85,8 +76,6 @@ def shrunk_config(arch: str):
             if isinstance(value, PretrainedConfig):
                 visit(value)
     visit(config)
-    for name, value in OVERRIDES.get(arch, {}).items():
-        setattr(config, name, value)
     return config
 
 
