@@ -124,6 +124,7 @@ def _symlink(name):
     return tamper
 
 
+ALIAS_LEVELS = int(os.environ.get("TTBENCH_TEST_ALIAS_LEVELS", "40"))
 TAMPERS = {
     "stage file ../x": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file="../secret.mlir")),
     "stage file absolute": _edit_manifest(lambda d, o: d["stages"]["stablehlo"].update(file=str(o))),
@@ -166,6 +167,14 @@ TAMPERS = {
     "unbalanced braces": _write("stablehlo.mlir", "module {\n" + "  %0 = \"a.b\"() ({\n" * 20000),
     "deep location": _write("stablehlo.mlir", "%0 = a.b : t loc(" + "callsite(" * 20000 + "\n"),
     "mlir is binary": _write("torchfx.mlir", "\x00\x01\x02 not mlir"),
+    # Each alias twice the one before: read through naively, the op's text would be 2**LEVELS long.
+    "aliases that double": _write("stablehlo.mlir", "#a0 = #x<1>\n" + "".join(
+        f"#a{i} = #x<#a{i - 1}, #a{i - 1}>\n" for i in range(1, ALIAS_LEVELS)) + "module {\n"
+        f"  %0 = stablehlo.constant {{v = #a{ALIAS_LEVELS - 1}}} dense<1> : tensor<i32>\n}}\n"),
+    # Each alias (and each op) within the growth allowed one line, together far beyond the file.
+    "aliases that add up": _write("stablehlo.mlir", "#a0 = #x<" + "1" * 60000 + ">\n" + "".join(
+        f"#a{i} = #a{i - 1}\n" for i in range(1, 3000)) + "module {\n" + "".join(
+        f"  %{i} = stablehlo.constant {{v = #a0}} dense<1> : tensor<i32>\n" for i in range(3000)) + "}\n"),
 }
 
 

@@ -16,7 +16,7 @@ from ..io import folders
 from ..io.export import FINDINGS, MANIFEST, stage_file
 from ..io.folders import optional_file, read_text
 from ..ir.dialects import ConstantFacts
-from ..ir.text import aliases, constant_payloads, expand_aliases, parse_ops, resource_blobs
+from ..ir.text import aliases, constant_payloads, expand_aliases, expansion_budget, parse_ops, resource_blobs
 from ..ir.walk import np_dtype
 
 
@@ -93,12 +93,16 @@ _LITERAL_RE = re.compile(r"dense<(.*?)>\s*:")
 def _mlir_side_ops(ir: str, hashes: dict) -> list:
     ops = []
     alias_table = aliases(ir)
+    budget = expansion_budget(ir)
     for op in parse_ops(ir):
         body = op.text
         cut = body.rfind(" loc(")
         if cut > 0:
             body = body[:cut]
         sig = _normalise(body, hashes, alias_table)
+        budget -= len(sig)
+        if budget < 0:
+            raise ValueError("its ops, aliases read through, are many times the size of the file")
         ops.append(SideOp(op.name, sig, op.location.short if op.location else "", op.index,
                           op.attrs.get("constant")))
     return ops

@@ -258,6 +258,7 @@ def aliases(text: str) -> dict:
     the top of a printed module (locations apart). The printer numbers them afresh per module (`#ttnn_layout3`
     here is `#ttnn_layout2` there), so IR compared across modules must read through them."""
     table: dict = {}
+    budget = expansion_budget(text)
     for line in text.splitlines():
         if not line.startswith(("#", "!")):
             if line.strip():
@@ -267,11 +268,37 @@ def aliases(text: str) -> dict:
         if m and not m.group(2).startswith("loc("):
             # The printer defines an alias before any alias that uses it, so one pass expands every level.
             table[m.group(1)] = expand_aliases(m.group(2), table)
+            budget -= len(table[m.group(1)])
+            if budget < 0:
+                raise ValueError("the aliases, read through, are many times the size of the file")
     return table
 
 
+def expansion_budget(text: str) -> int:
+    """How many characters reading `text`'s aliases through may make in all (a bound on memory, not a size any
+    printed module comes near)."""
+    return 8 * len(text) + (1 << 20)
+
+
+# Read through, an alias may not grow a text by more than this: a TTNN layout is a few hundred characters, and
+# aliases that each use the one before twice would otherwise double a text per line (untrusted files).
+ALIAS_GROWTH_LIMIT = 1 << 16
+
+
 def expand_aliases(text: str, table: dict) -> str:
-    return _ALIAS_USE_RE.sub(lambda m: table.get(m.group(0), m.group(0)), text) if table else text
+    """`text` with the aliases of `table` read through; ValueError past ALIAS_GROWTH_LIMIT."""
+    if not table:
+        return text
+    grown = 0
+
+    def one(m) -> str:
+        nonlocal grown
+        found = table.get(m.group(0), m.group(0))
+        grown += len(found) - len(m.group(0))
+        if grown > ALIAS_GROWTH_LIMIT:
+            raise ValueError(f"aliases grow a line past {ALIAS_GROWTH_LIMIT} characters")
+        return found
+    return _ALIAS_USE_RE.sub(one, text)
 
 
 def inline_resources(text: str) -> str:
