@@ -186,6 +186,18 @@ def test_fused_activations_apply_to_their_operand():
         _run(unknown, a, b)
 
 
+def test_transpose_with_negative_dims_and_pow_with_a_tensor_exponent():
+    # both met first in the model tracker's transformers (llama's attention scores, gpt2's gelu through ONNX)
+    x, e = torch.randn(2, 3, 5), torch.rand(2, 5, 3) + 0.5
+    text = _program(
+        '    %0 = "ttnn.transpose"(%arg0) <{dim0 = -2 : si32, dim1 = -1 : si32}> : (tensor<2x3x5xf32>) -> '
+        'tensor<2x5x3xf32>\n'
+        '    %1 = "ttnn.pow_tensor"(%0, %arg1) : (tensor<2x5x3xf32>, tensor<2x5x3xf32>) -> tensor<2x5x3xf32>\n'
+        '    return %1 : tensor<2x5x3xf32>', "%arg0: tensor<2x3x5xf32>, %arg1: tensor<2x5x3xf32>", "tensor<2x5x3xf32>")
+    (out,) = _run(text, x, e)
+    assert torch.allclose(out, torch.pow(x.transpose(1, 2), e), equal_nan=True)
+
+
 @pytest.mark.parametrize("column", [False, True])
 def test_rows_gather_both_modes(column):
     if column:  # single elements of a [2, 3] grid, addressed by (row, col) components

@@ -111,7 +111,8 @@ def _divide(a, b):
 
 BINARY = {
     "add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "div": _divide, "divide": _divide,
-    "maximum": torch.maximum, "minimum": torch.minimum, "pow": torch.pow, "remainder": torch.remainder,
+    "maximum": torch.maximum, "minimum": torch.minimum, "pow": torch.pow, "pow_tensor": torch.pow,
+    "remainder": torch.remainder,
     "eq": torch.eq, "ne": torch.ne, "ge": torch.ge, "gt": torch.gt, "le": torch.le, "lt": torch.lt,
     "logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor,
     "atan2": torch.atan2,
@@ -308,6 +309,12 @@ def _prepare_permute(op):
 
 
 _permute.prepare = _prepare_permute
+
+
+@handles("ttir.transpose", "ttnn.transpose", attributes=("dim0", "dim1"),
+         reference="swap two dimensions (negative dims count from the end), as torch.transpose")
+def _transpose(ctx, op, args):
+    return args[0].transpose(_attr(op, "dim0"), _attr(op, "dim1"))
 
 
 @handles("ttir.broadcast", attributes=("broadcast_dimensions",),
