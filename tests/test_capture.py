@@ -225,6 +225,27 @@ class RaisesOnOddBatches(torch.nn.Module):
         return x * 2
 
 
+def test_an_onnx_export_failure_names_its_root_cause_not_the_exporters_banner():
+    # The exporter wraps the cause ("No ONNX function found for <the op>") in a generic "Failed to convert the
+    # exported program..." with terminal colour codes; the stage's error must say which op, in plain text.
+    @torch.library.custom_op("ttbench_test::no_onnx_function", mutates_args=())
+    def no_onnx_function(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+    @no_onnx_function.register_fake
+    def _(x):
+        return torch.empty_like(x)
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return no_onnx_function(x) + 1
+
+    b = tb.bringup(M(), torch.randn(3), frontend="onnx", tt=False, progress=False)
+    error = b.stages["onnx"].error
+    assert "no_onnx_function" in error and "No ONNX function found" in error, error
+    assert "\x1b[" not in error
+
+
 def test_a_forward_that_raises_is_named_as_the_model_at_its_line():
     """Issue 29, item 2: the model's own exception was told as "the example inputs do not fit the model", with no
     line of the user's code; now it names the model, the exception, the file and line and its code."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 
 import numpy as np
 import torch
@@ -137,7 +138,7 @@ def load_onnx(model, inputs=(), dims: dict = None):
             with torch.no_grad(), _without_exporter_noise():
                 program = torch.onnx.export(model, tuple(inputs), dynamo=True, verbose=False)
         except Exception as exc:
-            raise CompilerFailure(f"torch.onnx.export failed: {str(exc).strip().splitlines()[0][:300]}") from None
+            raise CompilerFailure(f"torch.onnx.export failed: {_root_cause(exc)}") from None
         return program.model_proto, tuple(inputs)
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
@@ -154,6 +155,18 @@ def load_onnx(model, inputs=(), dims: dict = None):
         raise BadInput(f"the onnx frontend takes an nn.Module, a .onnx path or an onnx.ModelProto, "
                        f"got {type(model).__name__}")
     return model, onnx_inputs(model, inputs, dims)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _root_cause(exc: BaseException) -> str:
+    """The first line of the exception at the bottom of the chain (the exporter wraps "No ONNX function found for
+    <op>" in a generic "Failed to convert the exported program" banner), without terminal colour codes."""
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    lines = [l for l in _ANSI.sub("", str(exc)).strip().splitlines() if l.strip()]
+    return f"{type(exc).__name__}: {lines[0][:300] if lines else ''}".rstrip(": ")
 
 
 def graph_inputs(model) -> list:
