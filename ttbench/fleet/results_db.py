@@ -178,7 +178,8 @@ class History:
         return "\n".join(lines)
 
 
-def _run(db, run_id: int) -> dict:
+def describe_run(db, run_id: int) -> dict:
+    """One run's id, start, kind, label, versions and completeness."""
     found = db.execute("SELECT id, started, kind, label, versions, complete FROM runs WHERE id = ?",
                        (run_id,)).fetchone()
     if found is None:
@@ -196,7 +197,7 @@ def run_ids(db: sqlite3.Connection, kind: Optional[str] = None, complete_only: b
 def resolve_run(db: sqlite3.Connection, ref: str) -> int:
     """A run by id, or the last run with that label."""
     if ref.isdigit():
-        return _run(db, int(ref))["id"]
+        return describe_run(db, int(ref))["id"]
     found = db.execute("SELECT id FROM runs WHERE label = ? ORDER BY id DESC LIMIT 1", (ref,)).fetchone()
     if found is None:
         raise BadInput(f"no run labelled {ref!r} in the results database (give a run id or a --label used before)")
@@ -234,12 +235,12 @@ def history(db: sqlite3.Connection, before: Optional[int] = None, after: Optiona
                          f"{'are' if len(skipped) > 1 else 'is'} incomplete (killed before finishing): compared "
                          f"the last complete run, {after}")
     if before is None:
-        kind = _run(db, after)["kind"]
+        kind = describe_run(db, after)["kind"]
         older = [i for i in run_ids(db, kind, complete_only=True) if i < after]  # a sweep with a sweep
         if not older:
             raise BadInput(f"no complete {kind} run before run {after} to compare with")
         before = older[-1]
-    result = History(_run(db, before), _run(db, after), notes=notes)
+    result = History(describe_run(db, before), describe_run(db, after), notes=notes)
     old, new = _jobs(db, before), _jobs(db, after)
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)

@@ -41,9 +41,10 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -> dict:
+def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, programs: bool = False) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
-    child process)."""
+    child process). `programs`: the TTIR and TTNN programs are run too, in ttbench's interpreter, each with its PCC
+    against the golden in row["stage_pcc"] (the tracker's PCC per stage)."""
     from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
     from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
@@ -72,10 +73,26 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False) -
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:
             row["error"] = f"cpu run: {result.message}"
+        row["stage_pcc"], row["stage_notes"] = {"stablehlo": result.pcc}, {}
+        if not result.ok:
+            row["stage_notes"]["stablehlo"] = result.message[:300]
+        if programs:
+            _run_programs(b, row["stage_pcc"], row["stage_notes"])
     if ops:
         row["op_by_op"] = _job_op_by_op(b, tt)
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
+
+
+def _run_programs(b, pccs: dict, notes: dict) -> None:
+    """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into `pccs`
+    (None when it did not execute, never a PCC it did not measure), and what went wrong into `notes`."""
+    for stage in ("ttir", "ttnn"):
+        if b.stages.get(stage) is not None and b.stages[stage].ok:
+            result = b.run(stage, device="cpu")
+            pccs[stage] = result.pcc
+            if not result.ok:
+                notes[stage] = result.message[:300]
 
 
 def _job_op_by_op(b, tt: bool) -> dict:
@@ -87,11 +104,12 @@ def _job_op_by_op(b, tt: bool) -> dict:
         return {"device": name, "error": str(exc), "ops": []}
 
 
-def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False) -> dict:
+def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
+           programs: bool = False) -> dict:
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
-               str(int(ops))]
+               str(int(ops)), str(int(programs))]
         done = run_once(cmd, timeout)
         if done.timed_out:
             return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
@@ -130,19 +148,29 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
     bad = [f for f in frontends if f not in FRONTENDS]
     if bad:
         raise BadInput(f"unknown frontend(s) {', '.join(bad)}: choose from {', '.join(FRONTENDS)}")
+    return run_jobs([(m, f) for m in model_names for f in frontends], jobs=jobs, tt=tt, run=run,
+                    known_path=known_path, progress=progress, timeout=timeout, ops=ops, db_path=db_path,
+                    label=label, engine=engine, address=address)
+
+
+def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known_path: str = KNOWN_FAILURES,
+             progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False, programs: bool = False,
+             db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None,
+             address: Optional[str] = None, kind: str = "sweep") -> list:
+    """The bringup jobs of `todo` ((model, frontend) pairs, checked by the caller) as rows (see sweep); the run is
+    recorded as `kind` ("sweep", "track"), so history compares it with the run of its kind before it."""
     if jobs < 1:
         raise BadInput(f"--jobs must be at least 1, got {jobs}")
     if engine not in (None, *executors.ENGINES):
         raise BadInput(f"unknown engine {engine!r}: choose one of {', '.join(executors.ENGINES)}")
     known = known_failures(known_path)
-    todo = [(m, f) for m in model_names for f in frontends]
     done = [0]
     db = run_id = None
     if db_path:
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
     runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
     if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
-        run_id = results_db.start_run(db, "sweep", label)
+        run_id = results_db.start_run(db, kind, label)
     lock = threading.Lock()
 
     def finished(index, row):
@@ -158,7 +186,8 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
             progress(done[0], len(todo), row)
 
     try:
-        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops), timeout) for m, f in todo], finished)
+        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops, programs), timeout)
+                           for m, f in todo], finished)
     finally:
         runner.close()
     if db is None:
@@ -256,10 +285,10 @@ def _inject_fault(model: str) -> None:
 
 
 def _job_main(argv) -> int:
-    model, frontend, out, tt, run, ops = argv
+    model, frontend, out, tt, run, ops, programs = argv
     watch_parent()
     _inject_fault(model)
-    row = run_job(model, frontend, tt == "1", run == "1", ops == "1")
+    row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1")
     with open(out, "w") as f:
         json.dump(row, f, default=str)
     return 0
