@@ -79,6 +79,29 @@ def shrunk_config(arch: str):
     return config
 
 
+def shrink_changes(arch: str) -> dict:
+    """What the shrink (and load) set on the default config, nested per sub-config: {attr: value, sub: {...}}.
+    Set on a fresh default config with setattr, it makes the same model (the tracker's standalone scripts do)."""
+    from transformers import AutoConfig, PretrainedConfig
+
+    def diff(default, shrunk) -> dict:
+        out = {}
+        for name, value in vars(shrunk).items():
+            before = vars(default).get(name)
+            if isinstance(value, PretrainedConfig) and isinstance(before, PretrainedConfig):
+                nested = diff(before, value)
+                if nested:
+                    out[name] = nested
+            elif value != before and isinstance(value, (int, float, str, bool, type(None))):
+                out[name] = value
+        return out
+
+    shrunk = shrunk_config(arch)
+    if hasattr(shrunk, "use_cache"):
+        shrunk.use_cache = False  # as load() does
+    return diff(AutoConfig.for_model(arch), shrunk)
+
+
 def _named_inputs(model, config) -> dict:
     """The model's own dummy inputs (when all are tensors its forward takes), else one made for its main input."""
     import torch
