@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo lab clean
+.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo track lab clean
 
 setup: $(STAMP)
 
@@ -91,12 +91,18 @@ sweep: setup
 conformance: setup
 	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs
 
-# Re-execute every notebook in place (their saved outputs are what a reader sees on GitHub; tests/
-# test_notebooks_clean.py checks them for warnings, machine paths and progress bars).
 # The transformers zoo's census (docs/hf_zoo.json): every architecture built and run eagerly (~10 min here).
 hf-zoo: setup
 	$(BIN)/ttbench models --hf --check --out docs/hf_zoo.json
 
+# The model tracker (README "## The model tracker"): every architecture the census builds, compile-only, triaged;
+# docs/track/ (status page, reproductions) and the tracker's entries in models/known_failures.json.
+TRACK_DB ?= $(HOME)/.cache/ttbench/ttbench_results.sqlite
+track: setup
+	$(BIN)/ttbench track --jobs $(JOBS) --out docs/track --db $(TRACK_DB) --update-known
+
+# Re-execute every notebook in place (their saved outputs are what a reader sees on GitHub; tests/
+# test_notebooks_clean.py checks them for warnings, machine paths and progress bars).
 notebooks: setup
 	cd notebooks && for nb in *.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	  --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; done

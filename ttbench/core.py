@@ -309,3 +309,10 @@ def human_bytes(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return str(n)
+
+
+def human_seconds(s: float) -> str:
+    """42 s, 12.5 min, 3.1 h."""
+    if s < 120:
+        return f"{s:.0f} s"
+    return f"{s / 60:.1f} min" if s < 7200 else f"{s / 3600:.1f} h"

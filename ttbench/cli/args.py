@@ -7,6 +7,7 @@ import sys
 
 from ..core import BadInput, FRONTENDS, PARAMS_MODES, check_input_size
 from ..fleet.conformance.cases import SAMPLE
+from ..fleet.track.tracker import ONNX_SAMPLE
 from ..tt.plugin import DEFAULT_TIMEOUT_S
 
 
@@ -173,6 +174,20 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--check", action="store_true", help="with --hf: build and run each eagerly now (minutes)")
     m.add_argument("--arch", help="with --hf: comma-separated architectures (default: all)")
     m.add_argument("--out", help="with --check: write the census as JSON to this file")
+    t = sub.add_parser("track", help="the model tracker: every transformers architecture of the zoo through every "
+                                     "stage, failures triaged against the bare route, one reproduction per group")
+    t.add_argument("--arch", help="comma-separated architectures (default: those the recorded census builds)")
+    t.add_argument("--frontends", default="export,onnx", help="export, onnx or both (default both: onnx on a sample)")
+    t.add_argument("--onnx-sample", type=int, default=ONNX_SAMPLE, help="architectures also taken through the ONNX "
+                   f"exporter (default {ONNX_SAMPLE}, spread over the list; 0: none)")
+    t.add_argument("--out", help="write status.md, status.html, status.json and repros/ here (made if new)")
+    t.add_argument("--jobs", type=int, default=2, help="parallel jobs (default 2)")
+    t.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
+    t.add_argument("--no-triage", action="store_true", help="skip the bare-route triage and the reproductions")
+    t.add_argument("--timeout", type=positive_seconds, default=1200.0, help="seconds per job (default 1200)")
+    t.add_argument("--update-known", action="store_true", help="write the upstream failures whose reproduction "
+                   "fails the same way into models/known_failures.json (needs --out: the entries point at repros/)")
+    _add_run_options(t)
     e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
     e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
     e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")

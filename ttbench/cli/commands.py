@@ -11,7 +11,8 @@ from ..core import human_bytes
 from ..core import BadInput, FRONTEND_STAGES
 from ..diff import diff_folders
 from ..doctor import report
-from ..fleet import conformance as conf, results_db, sweep as sw
+from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
+from ..fleet.track import page as track_page
 from ..fleet.results_db import default_path
 from ..io.atomic import check_file_target, write_text_atomic
 from ..io.export import REPORT, check_export_target
@@ -160,6 +161,42 @@ def cmd_sweep(args) -> int:
     return 1 if any(r["status"] == "new failure" for r in rows) else 0
 
 
+def cmd_track(args) -> int:
+    archs = [a.removeprefix(hf_zoo.PREFIX) for a in (args.arch or "").split(",") if a] or None
+    frontends = [f for f in args.frontends.split(",") if f]
+    tracker.plan(archs, frontends, args.onnx_sample)  # bad input is one line before any work
+    if args.update_known and (not args.out or args.no_triage):
+        raise BadInput("--update-known needs --out (its entries point at the reproductions there) and the triage")
+    if args.out:
+        if os.path.lexists(args.out) and not os.path.isdir(args.out):
+            raise BadInput(f"--out {args.out} is not a folder")
+        if not os.path.isdir(args.out):
+            check_file_target(args.out)
+            os.makedirs(args.out)
+        check_file_target(os.path.join(args.out, "status.md"))
+    db_path = args.db or default_path(args.out)
+
+    def progress(phase, done, total, row):
+        state = row.get("verdict") or row.get("status") or ""
+        print(f"[{phase} {done}/{total}] {row['model']}/{row['frontend']}: {state}", file=sys.stderr, flush=True)
+
+    result = tracker.track(archs, frontends, args.onnx_sample, jobs=args.jobs, tt=not args.no_tt,
+                           triage=not args.no_triage,
+                           repro_root=os.path.join(args.out, "repros") if args.out else None, db_path=db_path,
+                           label=args.label, engine=args.engine, address=args.address, progress=progress,
+                           timeout=args.timeout)
+    print(track_page.markdown(result))
+    if args.out:
+        for path in track_page.write(result, args.out):
+            print(f"wrote {path}")
+    if args.update_known:
+        added, dropped = tracker.update_known(result, sw.KNOWN_FAILURES, os.path.join(args.out, "repros"))
+        print(f"{sw.KNOWN_FAILURES}: {added} upstream failures added, {dropped} dropped (they pass now, or are "
+              f"no longer reproduced)")
+    print(f"results appended to {db_path} (`ttbench history --db {db_path}` compares the last two track runs)")
+    return 1 if result.regressed else 0
+
+
 def cmd_history(args) -> int:
     path = args.db or results_db.default_path()
     if not os.path.isfile(path):
@@ -282,5 +319,6 @@ def cmd_doctor(args) -> int:
 
 
 # subcommand -> what runs it (argparse puts the subcommand's name in args.command)
-COMMANDS = {"bringup": cmd_bringup, "diff": cmd_diff, "sweep": cmd_sweep, "history": cmd_history,
+COMMANDS = {"bringup": cmd_bringup, "diff": cmd_diff, "sweep": cmd_sweep, "track": cmd_track,
+            "history": cmd_history,
             "conformance": cmd_conformance, "models": cmd_models, "explore": cmd_explore, "doctor": cmd_doctor}

@@ -163,6 +163,18 @@ def system_descriptor(timeout: float = 300) -> Optional[str]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def run_script(path: str, timeout: float):
+    """Someone else's script that loads the plugin (the tracker's reproductions: they never import ttbench), run
+    in a fresh interpreter with this machine's compile-only settings, under the plugin lock -> run_once's Finished,
+    or None when another compile held the lock for `timeout` s."""
+    descriptor = system_descriptor()
+    env = _child_env({"TT_COMPILE_ONLY_SYSTEM_DESC": descriptor} if descriptor else {})
+    with plugin_lock(timeout) as locked:
+        if not locked:
+            return None
+        return run_once([sys.executable, "-I", path], timeout, env=env, cwd=os.path.dirname(os.path.abspath(path)))
+
+
 @dataclass
 class Compiled:
     ok: bool

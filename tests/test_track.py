@@ -1,0 +1,123 @@
+"""The model tracker (issue 31, items 2-4): jobs through the sweep into the results database, failures triaged
+against the bare route (ours / upstream), grouped, one reproduction each, checked in a fresh process."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.fleet import results_db, track
+from ttbench.fleet.track import page, scripts, triage
+from tests.cli_runner import run_cli
+
+pytestmark = pytest.mark.subprocess
+
+
+@pytest.fixture(scope="module")
+def tracked(tmp_path_factory):
+    """One tracker run on two architectures: hf/gpt2 fails in torch.export's decompositions (upstream: the bare
+    route fails the same way), hf/bert gets a ttbench-side failure planted (ttbench's StableHLO pass worker hangs
+    and is given up after 3 s; the bare route has no such worker)."""
+    root = tmp_path_factory.mktemp("track")
+    db = str(root / "results.sqlite")
+    old = os.environ.copy()
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    try:
+        result = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2,
+                             repro_root=str(root / "repros"), db_path=db)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return result, root, db
+
+
+def test_triage_says_ours_for_a_planted_ttbench_failure_and_upstream_for_torch_exports(tracked):
+    result, root, _ = tracked
+    by_model = {r["model"]: r for r in result.rows}
+    assert by_model["hf/bert"]["failed_stage"] == "stablehlo", by_model["hf/bert"]
+    assert by_model["hf/bert"]["verdict"] == "ours", by_model["hf/bert"]["why"]
+    assert by_model["hf/bert"]["bare"]["passed"] is True
+    assert by_model["hf/gpt2"]["failed_stage"] == "fx"
+    assert by_model["hf/gpt2"]["verdict"] == "upstream", by_model["hf/gpt2"]["why"]
+    assert "same message" in by_model["hf/gpt2"]["why"]
+    upstream = next(g for g in result.groups if g.verdict == "upstream")
+    assert upstream.jobs == ["hf/gpt2/export"] and upstream.reproduces is True, upstream
+    script = root / "repros" / upstream.repro / "model.py"
+    code = script.read_text()
+    assert "import ttbench" not in code and "from ttbench" not in code  # upstream packages only
+
+
+def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the_database(tracked, tmp_path):
+    result, _, db = tracked
+    paths = page.write(result, str(tmp_path))
+    text = (tmp_path / "status.md").read_text()
+    assert "| hf/gpt2 | - |" in text and "| hf/bert | torchfx |" in text
+    assert "upstream" in text and "ours" in text and "## Projection" in text
+    data = json.loads((tmp_path / "status.json").read_text())
+    assert data["counts"]["verdicts"] == {"upstream": 1, "ours": 1}
+    assert os.getcwd() not in (tmp_path / "status.md").read_text()  # no machine paths on a committed page
+    assert len(paths) == 3
+    with results_db.readable(db):
+        conn = results_db.connect(db)
+        kinds = [results_db.describe_run(conn, i)["kind"] for i in results_db.run_ids(conn)]
+    assert kinds == ["track"]
+    assert "no history" in result.history  # the first track run: nothing before it
+
+
+def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_message(tmp_path):
+    class Median(torch.nn.Module):
+        def forward(self, x):
+            return torch.median(x * 2, -1)[0]
+
+    b = tb.bringup(Median(), torch.randn(3, 4, 4), tt=False, progress=False)
+    failed = b.failed_stage
+    assert failed is not None and failed.name == "stablehlo", b.table()
+    found = triage.op_repro(b, "stablehlo", failed.error, str(tmp_path))
+    assert found is not None and found["op"] == "aten.median.dim", found
+    script = (tmp_path / "repro.py").read_text()
+    assert "import ttbench" not in script and "torch.ops.aten.median.dim(a0, -1" in script
+    run = triage.run_script(str(tmp_path / "repro.py"), 300, tt=False)  # a fresh interpreter: torch + torch-mlir
+    assert run.reached == "stablehlo" and not run.passed, run
+    assert triage.same_failure(run, "stablehlo", failed.error), (run.error, failed.error)
+    row = {"model": "median", "frontend": "export", "failed_stage": "stablehlo", "error": failed.error}
+    assert triage.verdict(row, run)[0] == "upstream"
+
+
+def test_bad_tracker_input_is_one_line_before_any_work():
+    for args, needle in ((["--arch", "no_such_arch"], "unknown transformers architecture"),
+                         (["--arch", "bert", "--frontends", "dynamo"], "runs the frontends"),
+                         (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample")):
+        done = run_cli("track", *args)
+        assert done.returncode == 2, done.stderr
+        assert needle in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_tracker_runs_its_jobs_on_ray_too(tmp_path):
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    out = tmp_path / "out"
+    done = run_cli("track", "--arch", "bert", "--frontends", "export", "--no-tt", "--no-triage", "--engine", "ray",
+                   "--jobs", "1", "--out", str(out), "--db", str(tmp_path / "results.sqlite"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    (row,) = json.loads((out / "status.json").read_text())["rows"]
+    assert row["model"] == "hf/bert" and row["furthest"] == "stablehlo" and row["stage_pcc"]["stablehlo"] > 0.999
+    assert "| hf/bert | stablehlo |" in (out / "status.md").read_text()
+
+
+def test_an_op_script_of_several_inputs_and_a_transposed_one_runs_through_torch_mlir(tmp_path):
+    # what a reproduction of an op that does *not* fail looks like: it runs to its end (exit 0)
+    class M(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.ops.aten.add.Tensor(x.t(), y, alpha=2)
+
+    b = tb.bringup(M(), (torch.randn(3, 4), torch.randn(4, 3)), tt=False, progress=False)
+    node = next(n for n in b.fx_graph.graph.nodes if n.op == "call_function" and "add" in str(n.target))
+    text = scripts.op_script(node, "stablehlo", "(none)", {"torch": torch.__version__})
+    assert "torch.ops.aten.add.Tensor(a0, a1, alpha=2)" in text
+    assert "a0 = torch.randn((12,), dtype=torch.float32).as_strided((4, 3), (1, 4))" in text  # x.t()'s strides kept
+    path = tmp_path / "repro.py"
+    path.write_text(text)
+    run = triage.run_script(str(path), 300, tt=False)
+    assert run.passed and run.reached == "stablehlo", run

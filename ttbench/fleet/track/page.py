@@ -1,0 +1,103 @@
+"""The tracker's status page: status.md, status.html (render/track_page.py) and status.json in one folder, the
+reproductions beside them in repros/."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict
+
+from ...core import human_seconds
+from ...io.atomic import write_text_atomic
+from ...render.track_page import html_page
+
+STAGE_PCC = ("stablehlo", "ttir", "ttnn")
+
+
+def model_rows(result) -> list:
+    """One row per architecture: furthest stage per frontend, PCC per stage (export), seconds, the failure."""
+    by_model: dict = {}
+    for r in result.rows:
+        entry = by_model.setdefault(r["model"], {"model": r["model"], "furthest": {}, "pcc": {}, "seconds": 0.0,
+                                                 "failures": []})
+        entry["furthest"][r["frontend"]] = r.get("furthest") or "-"
+        entry["seconds"] += float(r.get("seconds") or 0)
+        if r["frontend"] == "export":
+            entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in STAGE_PCC}
+            entry["notes"] = r.get("stage_notes") or {}
+        if r.get("failed_stage") or r.get("run_ok") is False:
+            entry["failures"].append({"frontend": r["frontend"], "stage": r.get("failed_stage") or "run",
+                                      "error": (r.get("error") or "")[:300], "verdict": r.get("verdict")})
+    return list(by_model.values())
+
+
+def counts(result) -> dict:
+    furthest: dict = {}
+    for r in result.rows:
+        key = f"{r['frontend']}: {r.get('furthest') or 'nothing'}"
+        furthest[key] = furthest.get(key, 0) + 1
+    verdicts: dict = {}
+    for r in result.rows:
+        if r.get("verdict"):
+            verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    return {"jobs": len(result.rows), "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
+            "groups": len(result.groups)}
+
+
+def _pcc(value) -> str:
+    return "-" if value is None else f"{value:.6f}"
+
+
+def markdown(result) -> str:
+    c = counts(result)
+    lines = [
+        "# Model tracker status", "",
+        f"Regenerate with `make track`. Taken {time.strftime('%Y-%m-%d', time.gmtime())} with "
+        + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".", "",
+        f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time), triage "
+        f"{human_seconds(result.triage_seconds)}. Furthest stage: "
+        + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
+        "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
+        + f", in {c['groups']} groups.", "",
+        "PCC per stage is each stage's program run on the CPU against PyTorch eager: StableHLO on the PJRT CPU "
+        "client; TTIR and TTNN in ttbench's interpreter of the compiler's program (it checks the program, not the "
+        "chip's kernels). Compile-only: no Tenstorrent chip ran anything.", "",
+        "## Projection", "",
+        f"The whole tracker ({result.whole or len(result.rows)} jobs) at this run's mean measured time per job "
+        f"(triage included), spread over N nodes of {result.jobs} job slots each (never below the longest job):",
+        "",
+        "| nodes | wall time |", "|---|---|"]
+    lines += [f"| {n} | {human_seconds(s)} |" for n, s in result.projection()]
+    lines += ["", "## History", "", "```", result.history or "-", "```", "",
+              "## Failure groups", "",
+              "| # | verdict | stage | op | jobs | message | reproduction |", "|---|---|---|---|---|---|---|"]
+    for i, g in enumerate(result.groups):
+        repro = f"[{g.repro}](repros/{g.repro})" if g.repro else "-"
+        state = {True: "reproduces", False: "does not reproduce", None: ""}[g.reproduces]
+        lines.append(f"| {i + 1} | {g.verdict} | {g.stage} | {_esc(g.op) or '-'} | {len(g.jobs)} | "
+                     f"{_esc(g.example[:160])} | {repro} {state} |")
+    lines += ["", "## Architectures", "",
+              "| model | export | onnx | pcc stablehlo | pcc ttir | pcc ttnn | seconds | failure |",
+              "|---|---|---|---|---|---|---|---|"]
+    for m in model_rows(result):
+        fail = "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:120]}"
+                         for f in m["failures"])
+        lines.append(f"| {m['model']} | {m['furthest'].get('export', '-')} | {m['furthest'].get('onnx', '')} | "
+                     + " | ".join(_pcc(m["pcc"].get(s)) for s in STAGE_PCC)
+                     + f" | {m['seconds']:.0f} | {_esc(fail)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _esc(text: str) -> str:
+    return (text or "").replace("|", "\\|").replace("\n", " ")
+
+
+def write(result, out: str) -> list:
+    os.makedirs(out, exist_ok=True)
+    data = {"versions": result.versions, "counts": counts(result), "seconds": result.seconds,
+            "triage_seconds": result.triage_seconds, "jobs_at_once": result.jobs,
+            "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
+            "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
+    return [write_text_atomic(os.path.join(out, "status.md"), markdown(result)),
+            write_text_atomic(os.path.join(out, "status.html"), html_page(result, model_rows(result), counts(result))),
+            write_text_atomic(os.path.join(out, "status.json"), json.dumps(data, indent=1, default=str) + "\n")]

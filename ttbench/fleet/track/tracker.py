@@ -1,0 +1,239 @@
+"""The tracker's run: which jobs, run through the sweep's engines, then triage, history and the projection."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ... import hf_zoo
+from ...core import BadInput
+from ...io.atomic import write_text_atomic
+from ...proc.children import run_once
+from ...proc.scratch import temp_folder
+from .. import results_db, sweep
+from . import triage as tr
+
+ONNX_SAMPLE = 12  # architectures that also go through the ONNX exporter (spread evenly over the sorted list)
+FRONTENDS = ("export", "onnx")
+
+
+@dataclass
+class TrackResult:
+    rows: list  # one per job, as the sweep's (each failed one with "verdict" and "why")
+    groups: list  # triage.Group, largest first
+    seconds: float
+    triage_seconds: float
+    jobs: int  # parallel jobs per node this run used
+    history: str = ""  # against the previous track run in the database, or why there is none
+    regressed: bool = False
+    run_id: Optional[int] = None
+    versions: dict = field(default_factory=dict)
+    whole: int = 0  # jobs of the whole tracker (every architecture of the census), for the projection
+
+    def projection(self, nodes=(1, 4, 16)) -> list:
+        """[(nodes, seconds)]: the whole tracker's `whole` jobs at this run's mean measured job time (triage
+        included, per failed job), spread over `nodes` nodes of `jobs` slots each; never below the longest job."""
+        times = [float(r.get("seconds") or 0) for r in self.rows]
+        if not times:
+            return []
+        per_job = (sum(times) + self.triage_seconds * self.jobs) / len(times)
+        return [(n, max(per_job * max(self.whole, len(times)) / (n * self.jobs), max(times))) for n in nodes]
+
+
+def plan(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = ONNX_SAMPLE) -> list:
+    """(model, frontend) pairs: every architecture through export; `onnx_sample` of them, spread evenly, through
+    the ONNX exporter too. `archs` default: those the recorded census found to build and run eagerly."""
+    every = hf_zoo.architectures()
+    if archs is None:
+        census = hf_zoo.recorded_census()
+        if census is None:
+            raise BadInput("no census of the transformers zoo for the installed transformers: run "
+                           "`ttbench models --hf --check --out docs/hf_zoo.json` first, or give --arch")
+        archs = [r["arch"] for r in census["rows"] if r["status"] == "ok"]
+    unknown = [a for a in archs if a not in every]
+    if unknown:
+        raise BadInput(f"unknown transformers architecture(s) {', '.join(unknown)}: `ttbench models --hf` lists them")
+    bad = [f for f in frontends if f not in FRONTENDS]
+    if bad:
+        raise BadInput(f"the tracker runs the frontends {', '.join(FRONTENDS)}, not {', '.join(bad)}")
+    if onnx_sample < 0:
+        raise BadInput(f"--onnx-sample must be 0 or more, got {onnx_sample}")
+    step = max(1, len(archs) // onnx_sample) if onnx_sample else 0
+    sample = set(archs[::step][:onnx_sample]) if step else set()
+    todo = [(hf_zoo.PREFIX + a, "export") for a in archs if "export" in frontends]
+    todo += [(hf_zoo.PREFIX + a, "onnx") for a in archs if "onnx" in frontends and a in sample]
+    return todo
+
+
+def track(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = ONNX_SAMPLE, jobs: int = 2,
+          tt: bool = True, triage: bool = True, repro_root: Optional[str] = None, db_path: Optional[str] = None,
+          label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
+          timeout: float = sweep.JOB_TIMEOUT_S) -> TrackResult:
+    """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
+    written without it). Progress: `progress(phase, done, total, detail)`."""
+    todo = plan(archs, frontends, onnx_sample)
+    db_path = db_path or results_db.default_path()
+    t0 = time.perf_counter()
+    rows = sweep.run_jobs(todo, jobs=jobs, tt=tt, run=True, programs=True, db_path=db_path, label=label,
+                          engine=engine, address=address, kind="track", timeout=timeout,
+                          progress=(lambda d, n, row: progress("jobs", d, n, row)) if progress else None)
+    seconds = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    failed = [r for r in rows if r.get("failed_stage") or r.get("run_ok") is False]
+    groups = triage_rows(failed, jobs, tt, repro_root, progress) if triage else []
+    _shown(rows, groups)
+    result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, whole=_whole_size(frontends,
+                                                                                                  onnx_sample))
+    db = results_db.connect(db_path)
+    try:
+        result.run_id = results_db.run_ids(db, "track")[-1]
+        result.versions = results_db.describe_run(db, result.run_id)["versions"]
+        try:
+            history = results_db.history(db, after=result.run_id)
+            result.history, result.regressed = history.text(), history.regressed
+        except BadInput as exc:  # the first track run: nothing to compare with
+            result.history = f"no history: {exc}"
+    finally:
+        db.close()
+    return result
+
+
+def _shown(rows: list, groups: list) -> None:
+    """Errors and notes as a committed page shows them (the database keeps them as they were)."""
+    for row in rows:
+        row["error"] = tr.shown(row.get("error") or "") or None
+        row["stage_notes"] = {k: tr.shown(v) for k, v in (row.get("stage_notes") or {}).items()}
+        if row.get("bare"):
+            row["bare"]["error"] = tr.shown(row["bare"]["error"])
+    for g in groups:
+        g.example, g.why, g.repro_note = tr.shown(g.example), tr.shown(g.why), tr.shown(g.repro_note)
+
+
+def _whole_size(frontends, onnx_sample: int) -> int:
+    """How many jobs the whole tracker has (every architecture the census builds), or 0 without a census."""
+    try:
+        return len(plan(None, frontends, onnx_sample))
+    except BadInput:
+        return 0
+
+
+def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], progress=None) -> list:
+    """Each failed row's verdict (its bare route run fresh, `jobs` at a time), the groups, a reproduction each."""
+    done = [0]
+    with temp_folder("ttbench-track-") as tmp:
+        def bare(index_row):
+            index, row = index_row
+            folder = os.path.join(tmp, f"job{index}")
+            os.makedirs(folder)
+            path = tr.write_bare_script(row["model"], row["frontend"], folder, tt and tr.bare_step(
+                row.get("failed_stage")) == "tt", row.get("failed_stage") or "?", tr.shown(row.get("error") or "?"))
+            run = tr.run_script(path, tr.BARE_TIMEOUT_S, tt and tr.bare_step(row.get("failed_stage")) == "tt") \
+                if path else None
+            row["verdict"], row["why"] = tr.verdict(row, run)
+            row["bare"] = None if run is None else {"reached": run.reached, "passed": run.passed, "error": run.error}
+            done[0] += 1
+            if progress:
+                progress("triage", done[0], len(failed), row)
+            return path, run
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            bare_runs = dict(zip((id(r) for r in failed), pool.map(bare, enumerate(failed))))
+        groups = tr.group_rows(failed)
+        if repro_root is not None:
+            if os.path.isdir(repro_root):
+                shutil.rmtree(repro_root)  # the previous run's reproductions: this run's replace them whole
+            by_job = {f"{r['model']}/{r['frontend']}": r for r in failed}
+            for i, group in enumerate(groups):
+                first = by_job[group.jobs[0]]
+                make_repro(group, first, bare_runs[id(first)], os.path.join(repro_root, _folder_name(i, group)),
+                           repro_root)
+                if progress:
+                    state = {True: "reproduces", False: "not reproduced", None: group.verdict}[group.reproduces]
+                    progress("repros", i + 1, len(groups), {**first, "verdict": f"{group.stage}: {state}"})
+    return groups
+
+
+KNOWN_BY = "ttbench track"
+
+
+def update_known(result, path: str, repro_root: str) -> tuple:
+    """Write the run's upstream failures whose reproduction fails the same way into the known-failures list at
+    `path` (the sweep and the tracker mark them "known failure" from then on; one that passes again says so).
+    Entries written by hand are kept; the tracker's own entries for the jobs of this run are replaced.
+    -> (entries added, entries dropped)."""
+    data = {}
+    if os.path.isfile(path):
+        with open(path) as f:
+            data = json.load(f)
+    ran = {f"{r['model']}/{r['frontend']}" for r in result.rows}
+    old = {k for k, v in data.items() if isinstance(v, dict) and v.get("by") == KNOWN_BY and k in ran}
+    new = {}
+    by_job = {f"{r['model']}/{r['frontend']}": r for r in result.rows}
+    for g in result.groups:
+        if g.verdict != "upstream" or not g.reproduces:
+            continue
+        for job in g.jobs:
+            new[job] = {"stage": g.stage, "reason": (by_job[job].get("error") or g.example)[:300],
+                        "repro": os.path.join(repro_root, g.repro or ""), "by": KNOWN_BY}
+    for k in old - set(new):
+        del data[k]
+    data.update(new)
+    write_text_atomic(path, json.dumps(data, indent=2) + "\n")
+    sweep.known_failures(path)  # what was written reads back as the sweep reads it
+    return len(set(new) - old), len(old - set(new))
+
+
+def _folder_name(index: int, group) -> str:
+    slug = "-".join(p for p in (group.verdict, group.stage, group.op.replace(".", "_")) if p)
+    return f"{index + 1:03d}-{slug}"[:80]
+
+
+def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
+    """The group's reproduction into `folder`: the op alone when one op fails the same way (checked fresh), else
+    the model-level bare script when it fails the same way; what was found goes into the group."""
+    os.makedirs(folder)
+    group.repro = os.path.relpath(folder, root)
+    bare_path, bare_run = bare
+    if group.verdict == "ours":
+        group.repro_note = (f"ours to fix: `ttbench bringup {row['model']} --frontend {row['frontend']}` shows it; "
+                            + (f"the bare route passes ({os.path.basename(bare_path)})" if bare_path else ""))
+    if bare_path:
+        shutil.copyfile(bare_path, os.path.join(folder, "model.py"))
+    if group.verdict != "upstream":
+        group.reproduces = None
+        return
+    stage, error = row.get("failed_stage") or "?", row.get("error") or ""
+    if row["frontend"] == "export" and (stage in ("torchfx", "stablehlo") or tr.bare_step(stage) == "tt"):
+        error_file = os.path.join(folder, ".error")
+        write_text_atomic(error_file, error)
+        done = run_once([sys.executable, "-m", "ttbench.fleet.track.triage", "repro", row["model"], row["frontend"],
+                         stage, error_file, folder], tr.REPRO_TIMEOUT_S)
+        os.remove(error_file)
+        script = os.path.join(folder, "repro.py")
+        if done.ok and os.path.isfile(script):
+            run = tr.run_script(script, tr.BARE_TIMEOUT_S, tr.bare_step(stage) == "tt")
+            if tr.same_failure(run, stage, error):
+                group.reproduces, group.repro_note = True, f"repro.py: {_op_of(folder)} alone, fails the same way"
+                return
+            group.repro_note = f"{_op_of(folder)} alone does not fail the same way ({run.error[:120] or 'it passes'}); "
+            os.replace(script, os.path.join(folder, "op_alone.py"))
+    if bare_run is not None and tr.same_failure(bare_run, stage, error):
+        group.reproduces = True
+        group.repro_note += "model.py: the model through the upstream route, fails the same way"
+    else:
+        group.reproduces = False
+        group.repro_note += "no script reproduces the same message" + (
+            f" (the bare route: {bare_run.error[:120]})" if bare_run is not None and bare_run.error else "")
+
+
+def _op_of(folder: str) -> str:
+    try:
+        with open(os.path.join(folder, "op.json")) as f:
+            return json.load(f).get("op") or "the op"
+    except (OSError, ValueError):
+        return "the op"
