@@ -86,10 +86,15 @@ def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_messa
     assert triage.verdict(row, run)[0] == "upstream"
 
 
-def test_bad_tracker_input_is_one_line_before_any_work():
+def test_bad_tracker_input_is_one_line_before_any_work(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "out" / "repros").symlink_to(tmp_path / "elsewhere")  # the old repros are removed: not through this
     for args, needle in ((["--arch", "no_such_arch"], "unknown transformers architecture"),
                          (["--arch", "bert", "--frontends", "dynamo"], "runs the frontends"),
-                         (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample")):
+                         (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample"),
+                         (["--arch", "bert", "--update-known"], "--update-known needs --out"),
+                         (["--arch", "bert", "--out", str(tmp_path / "out")], "is a symlink")):
         done = run_cli("track", *args)
         assert done.returncode == 2, done.stderr
         assert needle in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

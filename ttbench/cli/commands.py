@@ -174,6 +174,9 @@ def cmd_track(args) -> int:
             check_file_target(args.out)
             os.makedirs(args.out)
         check_file_target(os.path.join(args.out, "status.md"))
+        if os.path.islink(os.path.join(args.out, "repros")):
+            raise BadInput(f"{os.path.join(args.out, 'repros')} is a symlink: the reproductions are written into a "
+                           "folder of --out itself")
     db_path = args.db or default_path(args.out)
 
     def progress(phase, done, total, row):

@@ -130,10 +130,10 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
             index, row = index_row
             folder = os.path.join(tmp, f"job{index}")
             os.makedirs(folder)
-            path = tr.write_bare_script(row["model"], row["frontend"], folder, tt and tr.bare_step(
-                row.get("failed_stage")) == "tt", row.get("failed_stage") or "?", tr.shown(row.get("error") or "?"))
-            run = tr.run_script(path, tr.BARE_TIMEOUT_S, tt and tr.bare_step(row.get("failed_stage")) == "tt") \
-                if path else None
+            to_tt = tt and tr.bare_step(row.get("failed_stage")) == "tt"  # the plugin only where ttbench failed in it
+            path = tr.write_bare_script(row["model"], row["frontend"], folder, to_tt, row.get("failed_stage") or "?",
+                                        tr.shown(row.get("error") or "?"))
+            run = tr.run_script(path, tr.BARE_TIMEOUT_S, to_tt) if path else None
             row["verdict"], row["why"] = tr.verdict(row, run)
             row["bare"] = None if run is None else {"reached": run.reached, "passed": run.passed, "error": run.error}
             done[0] += 1

@@ -8,10 +8,11 @@ Tenstorrent plugin alone, as a script that never imports ttbench (scripts.py), i
     unknown   no bare route for this job (another frontend, a zoo model), or it stopped before that stage
 
 Failures are grouped by (verdict, stage, op, message with its numbers, names and paths blanked). Each group gets one
-reproduction, checked by running it in a fresh process: the failing op alone (found op by op, up to the first op
-that fails) as a few lines of torch + torch-mlir, or its StableHLO + the plugin for a Tenstorrent stage; where no op
-alone fails the same way, the model-level bare script is the reproduction. A group whose reproduction did not fail
-the same way says so.
+reproduction, checked by running it in a fresh process: the failing op alone (found op by op: the op that fails
+there with the same message) as a few lines of torch + torch-mlir, or its StableHLO + the plugin for a Tenstorrent
+stage; where no op alone fails the same way, the model-level bare script is the reproduction. A group whose
+reproduction did not fail the same way says so. A failure of the CPU run (wrong numbers) has no bare-route step yet:
+it stays unknown.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ... import hf_zoo, models
@@ -237,7 +238,7 @@ def _reached_before(stage: str) -> tuple:
 
 
 def same_failure(run: BareRun, stage: str, message: str) -> bool:
-    """Whether a script's run failed at `stage` the way `message` says (blanked messages, one holding the other)."""
+    """Whether a script's run failed at `stage` the way `message` says (see same_message)."""
     return not run.passed and run.reached == bare_step(stage) and same_message(run.error, message)
 
 
