@@ -126,3 +126,12 @@ def test_an_op_script_of_several_inputs_and_a_transposed_one_runs_through_torch_
     path.write_text(text)
     run = triage.run_script(str(path), 300, tt=False)
     assert run.passed and run.reached == "stablehlo", run
+
+
+def test_a_script_given_by_a_relative_path_runs(tmp_path, monkeypatch):
+    # `make track` writes under docs/track: the reproductions' paths are relative to where ttbench runs
+    (tmp_path / "repros").mkdir()
+    (tmp_path / "repros" / "repro.py").write_text('print("stage torchfx")\nraise ValueError("the same message")\n')
+    monkeypatch.chdir(tmp_path)
+    run = triage.run_script(os.path.join("repros", "repro.py"), 60, tt=False)
+    assert run.reached == "torchfx" and run.error == "ValueError: the same message", run

@@ -172,7 +172,8 @@ def run_script(path: str, timeout: float):
     with plugin_lock(timeout) as locked:
         if not locked:
             return None
-        return run_once([sys.executable, "-I", path], timeout, env=env, cwd=os.path.dirname(os.path.abspath(path)))
+        path = os.path.abspath(path)
+        return run_once([sys.executable, "-I", path], timeout, env=env, cwd=os.path.dirname(path))
 
 
 @dataclass

@@ -115,6 +115,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def run_script(path: str, timeout: float, tt: bool) -> BareRun:
     """The script in a fresh interpreter (-I: no ttbench on its path but what the venv installs), with the
     plugin's compile-only settings and lock when it compiles for Tenstorrent."""
+    path = os.path.abspath(path)  # it runs in its own folder
     if tt:
         from ...tt import plugin  # lazy: only TT scripts need the descriptor and the lock
 
@@ -122,7 +123,7 @@ def run_script(path: str, timeout: float, tt: bool) -> BareRun:
         if done is None:
             return BareRun(None, False, f"the Tenstorrent plugin stayed busy for {timeout:g} s")
     else:
-        done = run_once([sys.executable, "-I", path], timeout, cwd=os.path.dirname(os.path.abspath(path)))
+        done = run_once([sys.executable, "-I", path], timeout, cwd=os.path.dirname(path))
     steps = [l.split(" ", 1)[1].strip() for l in done.stdout.splitlines() if l.startswith("stage ")]
     reached = steps[-1] if steps else None
     if done.timed_out:
