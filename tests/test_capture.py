@@ -246,6 +246,21 @@ def test_an_onnx_export_failure_names_its_root_cause_not_the_exporters_banner():
     assert "\x1b[" not in error
 
 
+def test_a_torch_export_failure_names_its_cause_not_the_banner_that_follows_it():
+    # torch.export ends its message with "The following call raised this error:" and "The error above occurred
+    # when calling torch.export.export..."; the stage's error is the cause (the tracker grouped four models by the
+    # banner)
+    class DataDependent(torch.nn.Module):
+        def forward(self, x):
+            n = int((x > 0).sum())
+            return x[:n] * 2 if n == 1 else x * 3
+
+    b = tb.bringup(DataDependent(), torch.randn(4), tt=False, progress=False)
+    error = b.stages["fx"].error
+    assert "data-dependent expression" in error, error
+    assert "The following call" not in error and "The error above" not in error
+
+
 def test_a_forward_that_raises_is_named_as_the_model_at_its_line():
     """Issue 29, item 2: the model's own exception was told as "the example inputs do not fit the model", with no
     line of the user's code; now it names the model, the exception, the file and line and its code."""

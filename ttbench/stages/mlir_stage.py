@@ -165,6 +165,10 @@ def _lead_with_the_op(headline: str, message: str, previous_ops: Sequence) -> st
             f"could not convert: {rest.replace(f' (at {where.group(1)})', '')})")
 
 
+# Lines that only point at an error told elsewhere (torch.export ends its messages with them), never the headline.
+_ERROR_BANNER = re.compile(r"^The (following call raised this error|error above occurred)|.*:$")
+
+
 def _headline(stage_name: str, message: str, node_kinds: dict) -> str:
     """One line: the stage, the first diagnostic (its op named), and where it points: the ONNX node (node_kinds:
     node name -> op type, for ONNX bringups) and the user's source line."""
@@ -183,7 +187,7 @@ def _headline(stage_name: str, message: str, node_kinds: dict) -> str:
             what = what.strip()
             return f"{stage_name}: {what[:300]}{_diagnostic_location(where.strip(), node_kinds)}"
     for line in lines:
-        if "error" in line.lower() and line.strip():
+        if "error" in line.lower() and line.strip() and not _ERROR_BANNER.match(line.strip()):
             return f"{stage_name}: {line.strip()[:300]}"
     first = next((l for l in lines if l.strip()), message)
     return f"{stage_name}: {first.strip()[:300]}"
