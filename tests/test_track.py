@@ -58,7 +58,8 @@ def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the
     assert "upstream" in text and "ours" in text and "## Projection" in text
     data = json.loads((tmp_path / "status.json").read_text())
     assert data["counts"]["verdicts"] == {"upstream": 1, "ours": 1}
-    assert os.getcwd() not in (tmp_path / "status.md").read_text()  # no machine paths on a committed page
+    for name in ("status.md", "status.json", "status.html"):  # no machine paths on a committed page
+        assert os.getcwd() not in (tmp_path / name).read_text(), name
     assert len(paths) == 3
     with results_db.readable(db):
         conn = results_db.connect(db)
@@ -135,3 +136,13 @@ def test_a_script_given_by_a_relative_path_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     run = triage.run_script(os.path.join("repros", "repro.py"), 60, tt=False)
     assert run.reached == "torchfx" and run.error == "ValueError: the same message", run
+
+
+def test_a_stored_track_run_is_triaged_again_without_running_its_jobs(tracked, tmp_path):
+    first, _, db = tracked
+    again = track.track(from_run=str(first.run_id), db_path=db, tt=False, repro_root=str(tmp_path / "repros"))
+    assert again.seconds is None and again.run_id == first.run_id
+    assert {r["model"]: r.get("verdict") for r in again.rows} == {r["model"]: r.get("verdict") for r in first.rows}
+    assert "triaged again" in page.markdown(again)
+    done = run_cli("track", "--from-run", "999", "--db", db)
+    assert done.returncode == 2 and "no run 999" in done.stderr, done.stderr

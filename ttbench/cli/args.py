@@ -185,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
     t.add_argument("--no-triage", action="store_true", help="skip the bare-route triage and the reproductions")
     t.add_argument("--timeout", type=positive_seconds, default=1200.0, help="seconds per job (default 1200)")
+    t.add_argument("--from-run", metavar="RUN", help="run no jobs: triage the failures of this track run in --db "
+                   "again (an id or a label) and write its page")
     t.add_argument("--update-known", action="store_true", help="write the upstream failures whose reproduction "
                    "fails the same way into models/known_failures.json (needs --out: the entries point at repros/)")
     _add_run_options(t)

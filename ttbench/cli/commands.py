@@ -164,7 +164,10 @@ def cmd_sweep(args) -> int:
 def cmd_track(args) -> int:
     archs = [a.removeprefix(hf_zoo.PREFIX) for a in (args.arch or "").split(",") if a] or None
     frontends = [f for f in args.frontends.split(",") if f]
-    tracker.plan(archs, frontends, args.onnx_sample)  # bad input is one line before any work
+    if args.from_run is None:
+        tracker.plan(archs, frontends, args.onnx_sample)  # bad input is one line before any work
+    elif args.no_triage:
+        raise BadInput("--from-run triages a stored run again: it does not go with --no-triage")
     if args.update_known and (not args.out or args.no_triage):
         raise BadInput("--update-known needs --out (its entries point at the reproductions there) and the triage")
     if args.out:
@@ -187,7 +190,7 @@ def cmd_track(args) -> int:
                            triage=not args.no_triage,
                            repro_root=os.path.join(args.out, "repros") if args.out else None, db_path=db_path,
                            label=args.label, engine=args.engine, address=args.address, progress=progress,
-                           timeout=args.timeout)
+                           timeout=args.timeout, from_run=args.from_run)
     print(track_page.markdown(result))
     if args.out:
         for path in track_page.write(result, args.out):

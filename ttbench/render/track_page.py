@@ -35,7 +35,9 @@ def html_page(result, models: list, counts: dict) -> str:
                             scroll=False)
     return ("<!doctype html><meta charset='utf-8'><title>ttbench model tracker</title>" + _STYLE
             + "<h1>Model tracker</h1>"
-            + f"<p>{esc(versions)}</p><p>{counts['jobs']} jobs in {human_seconds(result.seconds)}; furthest stage: "
+            + f"<p>{esc(versions)}</p><p>{counts['jobs']} jobs "
+            + (f"in {human_seconds(result.seconds)}" if result.seconds is not None else
+               f"of track run {result.run_id}, triaged again (wall time not recorded)") + "; furthest stage: "
             + esc("; ".join(f"{k} {v}" for k, v in counts["furthest"].items())) + "; failures: "
             + esc(", ".join(f"{v} {k}" for k, v in counts["verdicts"].items()) or "none") + "</p>"
             + f"<h2>Projection</h2><p>The whole tracker ({result.whole or len(result.rows)} jobs) at this run's mean "

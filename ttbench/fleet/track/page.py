@@ -44,6 +44,12 @@ def counts(result) -> dict:
             "groups": len(result.groups)}
 
 
+def _timing(result, c: dict) -> str:
+    if result.seconds is None:
+        return f"{c['jobs']} jobs of track run {result.run_id}, triaged again (their wall time was not recorded)."
+    return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time)."
+
+
 def _pcc(value) -> str:
     return "-" if value is None else f"{value:.6f}"
 
@@ -54,8 +60,7 @@ def markdown(result) -> str:
         "# Model tracker status", "",
         f"Regenerate with `make track`. Taken {time.strftime('%Y-%m-%d', time.gmtime())} with "
         + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".", "",
-        f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time), triage "
-        f"{human_seconds(result.triage_seconds)}. Furthest stage: "
+        _timing(result, c) + f" Triage {human_seconds(result.triage_seconds)}. Furthest stage: "
         + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
         "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
         + f", in {c['groups']} groups.", "",
@@ -94,7 +99,7 @@ def _esc(text: str) -> str:
 
 def write(result, out: str) -> list:
     os.makedirs(out, exist_ok=True)
-    data = {"versions": result.versions, "counts": counts(result), "seconds": result.seconds,
+    data = {"run": result.run_id, "versions": result.versions, "counts": counts(result), "seconds": result.seconds,
             "triage_seconds": result.triage_seconds, "jobs_at_once": result.jobs,
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}

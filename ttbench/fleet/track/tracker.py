@@ -26,7 +26,7 @@ FRONTENDS = ("export", "onnx")
 class TrackResult:
     rows: list  # one per job, as the sweep's (each failed one with "verdict" and "why")
     groups: list  # triage.Group, largest first
-    seconds: float
+    seconds: Optional[float]  # the jobs' wall time; None when the rows came from an earlier run (--from-run)
     triage_seconds: float
     jobs: int  # parallel jobs per node this run used
     history: str = ""  # against the previous track run in the database, or why there is none
@@ -73,16 +73,23 @@ def plan(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = O
 def track(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = ONNX_SAMPLE, jobs: int = 2,
           tt: bool = True, triage: bool = True, repro_root: Optional[str] = None, db_path: Optional[str] = None,
           label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
-          timeout: float = sweep.JOB_TIMEOUT_S) -> TrackResult:
+          timeout: float = sweep.JOB_TIMEOUT_S, from_run: Optional[str] = None) -> TrackResult:
     """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
-    written without it). Progress: `progress(phase, done, total, detail)`."""
-    todo = plan(archs, frontends, onnx_sample)
+    written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
+    track run in the database (an id or a label) are triaged again (after a fix to the triage, or to see which
+    upstream failures a new torch-mlir still reproduces); its wall time is then unknown."""
     db_path = db_path or results_db.default_path()
-    t0 = time.perf_counter()
-    rows = sweep.run_jobs(todo, jobs=jobs, tt=tt, run=True, programs=True, db_path=db_path, label=label,
-                          engine=engine, address=address, kind="track", timeout=timeout,
-                          progress=(lambda d, n, row: progress("jobs", d, n, row)) if progress else None)
-    seconds = time.perf_counter() - t0
+    seconds: Optional[float] = None
+    if from_run is not None:
+        rows, run_id = stored_rows(db_path, from_run)
+    else:
+        todo = plan(archs, frontends, onnx_sample)
+        t0 = time.perf_counter()
+        rows = sweep.run_jobs(todo, jobs=jobs, tt=tt, run=True, programs=True, db_path=db_path, label=label,
+                              engine=engine, address=address, kind="track", timeout=timeout,
+                              progress=(lambda d, n, row: progress("jobs", d, n, row)) if progress else None)
+        seconds = time.perf_counter() - t0
+        run_id = None
     t1 = time.perf_counter()
     failed = [r for r in rows if r.get("failed_stage") or r.get("run_ok") is False]
     groups = triage_rows(failed, jobs, tt, repro_root, progress) if triage else []
@@ -91,7 +98,7 @@ def track(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = 
                                                                                                   onnx_sample))
     db = results_db.connect(db_path)
     try:
-        result.run_id = results_db.run_ids(db, "track")[-1]
+        result.run_id = run_id or results_db.run_ids(db, "track")[-1]
         result.versions = results_db.describe_run(db, result.run_id)["versions"]
         try:
             history = results_db.history(db, after=result.run_id)
@@ -103,13 +110,36 @@ def track(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = 
     return result
 
 
+def stored_rows(db_path: str, ref: str) -> tuple:
+    """(rows, run id) of a complete track run in the database, by id or label."""
+    if not os.path.isfile(db_path):
+        raise BadInput(f"no results database at {db_path}: give --db PATH")
+    with results_db.readable(db_path):
+        db = results_db.connect(db_path)
+        try:
+            run_id = results_db.resolve_run(db, ref)
+            run = results_db.describe_run(db, run_id)
+            if run["kind"] != "track" or not run["complete"]:
+                raise BadInput(f"run {run_id} is {'a ' + run['kind'] if run['kind'] != 'track' else 'an incomplete'} "
+                               "run: --from-run takes a complete track run")
+            return results_db.job_rows(db, run_id), run_id
+        finally:
+            db.close()
+
+
 def _shown(rows: list, groups: list) -> None:
-    """Errors and notes as a committed page shows them (the database keeps them as they were)."""
-    for row in rows:
-        row["error"] = tr.shown(row.get("error") or "") or None
-        row["stage_notes"] = {k: tr.shown(v) for k, v in (row.get("stage_notes") or {}).items()}
-        if row.get("bare"):
-            row["bare"]["error"] = tr.shown(row["bare"]["error"])
+    """Every text of the rows and groups as a committed page shows it: no machine paths (the database keeps them
+    as they were)."""
+    def clean(value):
+        if isinstance(value, str):
+            return tr.shown(value)
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return value
+
+    rows[:] = [clean(row) for row in rows]
     for g in groups:
         g.example, g.why, g.repro_note = tr.shown(g.example), tr.shown(g.why), tr.shown(g.repro_note)
 

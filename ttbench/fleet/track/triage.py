@@ -229,8 +229,8 @@ def op_repro(b, stage: str, error: str, folder: str, timeout: float = 60.0) -> O
     script = op_script(node, stage, shown(row.error or error), _versions(), mlir)
     if script is None:
         return None
-    return {"op": row.op, "script": write_text_atomic(os.path.join(folder, "repro.py"), script),
-            "error": row.error or ""}
+    write_text_atomic(os.path.join(folder, "repro.py"), script)
+    return {"op": row.op, "script": "repro.py", "error": shown(row.error or "")}
 
 
 def _reached_before(stage: str) -> tuple:
