@@ -20,6 +20,14 @@ def test_the_generic_shrink_builds_each_sampled_architecture_and_it_runs_eagerly
     assert row["params"] < 20_000_000, row  # shrunk: a full-size default config has 100M and more
 
 
+@pytest.mark.parametrize("arch", ["swinv2", "gemma4_text", "esm"])
+def test_families_the_generic_shrink_broke_build_and_run(arch):
+    # swinv2: heads per stage (3, 6, 12, 24) did not divide the shrunk width; gemma4_text: 30 layer types for 2
+    # layers; esm: no vocabulary by default (the per-family table)
+    row = hf_zoo.check(arch)
+    assert row["status"] == "ok", row
+
+
 def test_a_model_is_the_same_every_time_and_the_callers_random_state_is_left_alone():
     torch.manual_seed(123)
     before = torch.get_rng_state()

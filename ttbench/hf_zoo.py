@@ -2,7 +2,9 @@
 random weights, nothing downloaded (issue 31's tracker runs on it). `tb.models.load("hf/bert")` builds one.
 
 The shrink is generic: every (sub-)config's layer counts to at most 2, widths to at most 64 (hidden) and 128
-(feed-forward), heads to at most 4 (key/value heads kept dividing them, head sizes following), experts to at most 4.
+(feed-forward), heads to at most 4 (key/value heads kept dividing them, head sizes following), experts to at most 4;
+per-stage heads and depths of hierarchical models likewise, per-layer type lists to the layers kept; a small table
+(OVERRIDES) sets what a family's defaults leave unset.
 Where it breaks a family's own size rules the census (docs/hf_zoo.json) says so with the family's error. Inputs are the
 model's own `dummy_inputs` when it has them, else made for its `main_input_name` from the config.
 """
@@ -26,6 +28,15 @@ FEED_FORWARD = ("intermediate_size", "encoder_ffn_dim", "decoder_ffn_dim", "d_ff
 HEADS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads", "decoder_attention_heads")
 EXPERTS = ("num_experts", "num_local_experts", "n_routed_experts")
 MAX_LAYERS, MAX_HIDDEN, MAX_FEED_FORWARD, MAX_HEADS, MAX_EXPERTS = 2, 64, 128, 4, 4
+
+# Where the generic shrink is not enough: a family's config values that its defaults leave unset (None) and its
+# model cannot build without. Each entry was found by the census (docs/hf_zoo.json) and is checked by a test.
+OVERRIDES = {
+    "esm": {"vocab_size": 33, "pad_token_id": 1, "mask_token_id": 32},  # protein tokens: no vocabulary by default
+    "hunyuan_v1_dense": {"head_dim": 16},  # its rotary embedding reads head_dim, None by default
+    "hunyuan_v1_moe": {"head_dim": 16},
+}
+
 
 def architectures() -> list:
     """Model types transformers maps to a base model class (AutoModel), sorted."""
@@ -58,6 +69,41 @@ def _shrink_one(config) -> None:
         hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
         if hidden:
             config.head_dim = max(8, hidden // heads)
+    _shrink_per_stage(config)
+    _keep_layer_types(config)
+
+
+def _ints(value) -> bool:
+    return isinstance(value, (list, tuple)) and bool(value) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _shrink_per_stage(config) -> None:
+    """Hierarchical models (Swin and its kin) give heads and depths per stage as lists: each stage to at most
+    MAX_HEADS heads, a power of two (the stage widths, the shrunk width doubled per stage, stay divisible), and
+    at most MAX_LAYERS blocks."""
+    attrs = vars(config)
+    for name in HEADS:
+        if _ints(attrs.get(name)):
+            value = attrs[name]
+            setattr(config, name, type(value)(1 << (min(h, MAX_HEADS).bit_length() - 1) if h > 0 else h
+                                              for h in value))
+    if _ints(attrs.get("depths")):
+        config.depths = type(attrs["depths"])(min(d, MAX_LAYERS) for d in attrs["depths"])
+
+
+def _keep_layer_types(config) -> None:
+    """A per-layer list (`layer_types`: sliding or full attention, linear or softmax) as long as the shrunk layer
+    count, keeping one layer of each kind the model has where the count allows (a model checks that the kinds
+    that make a cache are the ones that use it)."""
+    attrs = vars(config)
+    types = attrs.get("layer_types")
+    layers = next((attrs[n] for n in LAYERS if isinstance(attrs.get(n), int)), None)
+    if not isinstance(types, (list, tuple)) or not layers or len(types) <= layers:
+        return
+    firsts = [i for i, t in enumerate(types) if t not in types[:i]]
+    keep = sorted((firsts + [i for i in range(len(types)) if i not in firsts])[:layers])
+    config.layer_types = type(types)(types[i] for i in keep)
 
 
 def shrunk_config(arch: str):
@@ -76,6 +122,8 @@ def shrunk_config(arch: str):
             if isinstance(value, PretrainedConfig):
                 visit(value)
     visit(config)
+    for name, value in OVERRIDES.get(arch, {}).items():
+        setattr(config, name, value)
     return config
 
 
@@ -92,8 +140,9 @@ def shrink_changes(arch: str) -> dict:
                 nested = diff(before, value)
                 if nested:
                     out[name] = nested
-            elif value != before and isinstance(value, (int, float, str, bool, type(None))):
-                out[name] = value
+            elif value != before and (isinstance(value, (int, float, str, bool, type(None))) or (
+                    isinstance(value, (list, tuple)) and all(isinstance(v, (int, float, str, bool)) for v in value))):
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     shrunk = shrunk_config(arch)
