@@ -141,7 +141,8 @@ def _shown(rows: list, groups: list) -> None:
 
     rows[:] = [clean(row) for row in rows]
     for g in groups:
-        g.example, g.why, g.repro_note = tr.shown(g.example), tr.shown(g.why), tr.shown(g.repro_note)
+        g.message, g.example, g.why, g.repro_note = (tr.shown(t) for t in (g.message, g.example, g.why,
+                                                                             g.repro_note))
 
 
 def _whole_size(frontends, onnx_sample: int) -> int:
