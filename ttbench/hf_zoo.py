@@ -261,13 +261,14 @@ def check(arch: str) -> dict:
     return {"arch": arch, **row}
 
 
-_INSTALL_PATH = re.compile(r"[^\s'\"]*/site-packages/")
+# An install folder in a message (a traceback's path), left out of what is committed.
+INSTALL_PATH = re.compile(r"[^\s'\"(]*/(?:site|dist)-packages/")
 
 
 def _reason(exc: BaseException) -> str:
     """The exception's type and first line, without this machine's install paths (the census is committed)."""
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
-    first = _INSTALL_PATH.sub("site-packages/", first)
+    first = INSTALL_PATH.sub("site-packages/", first)
     return f"{type(exc).__name__}: {first[:200]}" if first else type(exc).__name__
 
 

@@ -32,7 +32,6 @@ from .scripts import BARE_STEPS, hf_model_script, op_script
 BARE_TIMEOUT_S = 300.0
 REPRO_TIMEOUT_S = 600.0
 TT_STAGES = ("ttir", "ttnn", "flatbuffer", "tt")
-_INSTALL_PATH = re.compile(r"[^\s'\"(]*/(site-packages|dist-packages)/")
 _OP_NAMED = re.compile(r"\b((?:stablehlo|ttir|ttnn)\.[a-z_0-9]+)")
 
 
@@ -69,7 +68,7 @@ def bare_step(stage: Optional[str]) -> Optional[str]:
 def normalise(message: str, limit: Optional[int] = 200) -> str:
     """A failure's message with what differs between models blanked: install paths, value names, numbers; cut to
     `limit` characters (None: whole)."""
-    text = _ANSI.sub("", _INSTALL_PATH.sub("", message or "")).strip()
+    text = _ANSI.sub("", hf_zoo.INSTALL_PATH.sub("", message or "")).strip()
     text = re.sub(r"\bat [^\s]+:\d+", "at <file>", text)
     text = re.sub(r"%[\w.#-]+", "%v", text)
     text = re.sub(r"0x[0-9a-fA-F]+", "N", text)
@@ -105,7 +104,7 @@ def last_error(stderr: str) -> str:
         diagnostic = next((m.group(1) for m in map(_DIAGNOSTIC.search, lines) if m), None)
         if diagnostic:
             found = f"{found.split(':', 1)[0]}: {diagnostic.strip()}"
-    return _INSTALL_PATH.sub("", found)[:400]
+    return hf_zoo.INSTALL_PATH.sub("", found)[:400]
 
 
 _DIAGNOSTIC = re.compile(r"\berror: (.+)")
@@ -260,7 +259,7 @@ def _key(message: str) -> tuple:
 
 def shown(text: str) -> str:
     """Text for a committed page: this machine's install and checkout paths left out."""
-    text = _ANSI.sub("", _INSTALL_PATH.sub("site-packages/", text or ""))
+    text = _ANSI.sub("", hf_zoo.INSTALL_PATH.sub("site-packages/", text or ""))
     return text.replace(_CHECKOUT, "")
 
 
