@@ -146,3 +146,30 @@ def test_a_stored_track_run_is_triaged_again_without_running_its_jobs(tracked, t
     assert "triaged again" in page.markdown(again)
     done = run_cli("track", "--from-run", "999", "--db", db)
     assert done.returncode == 2 and "no run 999" in done.stderr, done.stderr
+
+
+@pytest.mark.tt  # the Tenstorrent compiler is the subject
+def test_a_tenstorrent_stage_repro_is_the_ops_stablehlo_and_the_plugin_lines(tmp_path, monkeypatch):
+    # A planted failure (ttbench's compile worker aborts on the sine op; no TT-stage failure is known upstream):
+    # the op is found op by op through the plugin, its StableHLO written beside a script that hands it to the plugin
+    # alone; run fresh, that script compiles (the plugin itself has no such fault), so the failure does not reproduce.
+    from ttbench import optional
+
+    if not optional.tt_plugin().available:
+        pytest.skip(optional.TT_HINT)
+
+    class Sine(torch.nn.Module):
+        def forward(self, x):
+            return torch.sin(x) + x
+
+    b = tb.bringup(Sine(), torch.randn(3, 4), tt=False, progress=False)
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "abort:stablehlo.sine")
+    found = triage.op_repro(b, "ttnn", "planted", str(tmp_path))
+    monkeypatch.delenv("TTBENCH_TT_WORKER_FAULT")
+    assert found is not None and found["op"] == "aten.sin.default", found
+    assert "stablehlo.sine" in (tmp_path / "op.stablehlo.mlir").read_text()
+    script = (tmp_path / "repro.py").read_text()
+    assert "op.stablehlo.mlir" in script and "import ttbench" not in script
+    run = triage.run_script(str(tmp_path / "repro.py"), 300, tt=True)
+    assert run.reached == "tt" and run.passed, run
+    assert not triage.same_failure(run, "ttnn", found["error"])
