@@ -156,7 +156,7 @@ def system_descriptor(timeout: float = 300) -> Optional[str]:
         result = run_worker(["descriptor", out], {"TT_METAL_MOCK_CLUSTER_DESC_PATH": cluster}, timeout)
         if not result.ok or not os.path.isfile(out):
             raise PluginError("could not make the Blackhole P150 system descriptor on a mock cluster: "
-                              + last_meaningful_lines(result.log, 3))
+                              + (unpack_failure(result.log) or last_meaningful_lines(result.log, 3)))
         os.replace(out, path)  # atomic: a concurrent maker loses nothing
         return path
     finally:
@@ -188,8 +188,23 @@ class Compiled:
 
 
 # What the plugin says when its runtime archive cannot be unpacked: a race with another process unpacking it (it
-# shared /tmp before every plugin process had its own TMPDIR), not a failure of the compiler.
+# shared /tmp before every plugin process had its own TMPDIR), or no room for it: never a failure of the compiler.
 RUNTIME_RACE = "failed to extract embedded tt-metal runtime archive"
+RUNTIME_UNPACKED_MB = 420  # jax-tt-plugin 0.1.3's runtime assets, measured unpacked (du)
+
+
+def unpack_failure(log: str) -> Optional[str]:
+    """Why the plugin could not unpack its runtime, in a line that says what to do, or None when it did."""
+    if RUNTIME_RACE not in log:
+        return None
+    folder = private_tmp()
+    free_mb = shutil.disk_usage(folder).free / 2**20
+    if free_mb < RUNTIME_UNPACKED_MB * 1.2:
+        return (f"no room to unpack the Tenstorrent plugin's runtime (~{RUNTIME_UNPACKED_MB} MB) into {folder}: "
+                f"{free_mb:.0f} MB free there; free some space (or point TTBENCH_CACHE elsewhere) and run again. "
+                "Not a compiler failure")
+    return ("the Tenstorrent plugin could not unpack its runtime (another program was unpacking it at the same "
+            "moment?); not a compiler failure: run again")
 
 
 def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S) -> Compiled:
@@ -215,9 +230,7 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
         why = result.log if result.returncode is None else f"timed out after {timeout:g} s"
         return Compiled(False, why, target, result.seconds, files, result.log)
     if not result.ok and RUNTIME_RACE in result.log:
-        return Compiled(False, "the Tenstorrent plugin could not unpack its runtime (another program was unpacking "
-                        "it at the same moment?); not a compiler failure: run again", target, result.seconds, files,
-                        result.log)
+        return Compiled(False, unpack_failure(result.log), target, result.seconds, files, result.log)
     if not result.ok:
         why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
         where = stopped_at(result.log)
