@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo track lab clean
+.PHONY: wheel-check setup sim-env demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo track lab clean
 
 setup: $(STAMP)
 
@@ -21,6 +21,11 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@$(MAKE) --no-print-directory system-deps
 	touch $@
+
+# The simulator's side environment (.venv-sim: Python 3.12, ttnn==0.76.0 and the SFPI it pins, taken from the pinned
+# jax-tt-plugin wheel; hashes checked). Idempotent. The simulator itself is the user's download: see README.
+sim-env: setup
+	$(BIN)/python -m ttbench.tt.sim
 
 # Debian packages: graphviz's `dot` for graph views (best effort: ttbench says how to get it when missing) and
 # chromium for the browser tests (Playwright drives it; it downloads no browser of its own).

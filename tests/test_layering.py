@@ -185,6 +185,7 @@ LAZY_DEPENDENCIES = {
     "netron": "optional: the netron view",
     "ray": "optional: the Ray engine",
     "transformers": "the transformers zoo (hf/ARCH) only: ~2 s to import",
+    "ttnn": "the simulator replay only, in the side environment (seconds; after the program is known replayable)",
     "parent_watch": "the worker scripts import it from their own folder (they must not import the package)",
     "line_protocol": "the worker scripts import it from their own folder (they must not import the package)",
     "array_files": "the worker scripts import it from their own folder (they must not import the package)",

@@ -69,6 +69,7 @@ class DeviceName(_Names):
     CPU = "cpu"  # jaxlib's PJRT CPU client
     CUDA = "cuda"  # jax's CUDA plugin
     TT = "tt"  # the Tenstorrent PJRT plugin (compile-only without a chip)
+    TTSIM = "ttsim"  # the TTNN program as ttnn calls on Tenstorrent's simulator (tt/sim, a side environment)
 
 
 # Pipeline order per frontend. The first stage is the frontend's own graph.

@@ -6,6 +6,7 @@ import os
 from . import optional
 from .fleet.ray_cluster import namespaces_refused
 from .tt import plugin as tt_plugin
+from .tt.sim.env import side_env, simulator
 
 
 def report():
@@ -22,6 +23,8 @@ def report():
     desc = os.path.join(tt_plugin.cache_dir(), tt_plugin.DESCRIPTOR_NAME)
     rows.append(("descriptor cache", desc if os.path.isfile(desc) else "not made yet",
                  "" if os.path.isfile(desc) else "made on the first TT compile (about 10 s)"))
+    for piece in (side_env(), simulator()):  # b.run("ttnn", device="ttsim"): both, or neither is used
+        rows.append((piece.name, piece.detail if piece.available else "MISSING", piece.hint))
     for piece in (optional.dot(), optional.netron(), optional.model_explorer(), optional.ray()):
         rows.append((piece.name, piece.detail if piece.available else "MISSING", "" if piece.available else piece.hint))
     if optional.ray().available:

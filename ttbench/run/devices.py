@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .. import optional
 from ..core import BadInput, DeviceName
+from ..tt.sim.executor import available as sim_missing
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ def devices() -> tuple:
                                          "chips); stages compile to TTNN but nothing executes", compiles=True))
     else:
         found.append(Device("tt", True, f"{chips} Tenstorrent chip(s), {plugin.detail}"))
+    missing = sim_missing()
+    found.append(Device("ttsim", missing is None, missing or "ttnn on a simulated Blackhole (ttsim): the TTNN stage "
+                                                            "only"))
     return tuple(found)
 
 

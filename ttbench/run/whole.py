@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..core import BadInput
+from ..core import REPORT_BUGS, BadInput
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
@@ -15,7 +15,10 @@ from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerClient, WorkerDied, shared_client
 from ..proc.scratch import temp_folder
+from ..progress import bar as progress_bar
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
+from ..tt.program import ProgramError, parse_program
+from ..tt.sim.executor import PRODUCER as SIM_PRODUCER, NotSimulated, simulate
 from .compare import compare
 from .devices import device as find_device
 from .golden import captured_graph_outputs, golden_outputs
@@ -101,6 +104,11 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
         expected = [to_numpy(e) if isinstance(e, torch.Tensor) else np.asarray(e) for e in expected]
     if stage in PROGRAM_STAGES and device == "cpu":
         return _run_interpreted(b, stage, atol, rtol, pcc, expected, precision)
+    if device == "ttsim":
+        if stage != "ttnn":
+            raise BadInput(f"device='ttsim' replays the TTNN program as ttnn calls; {stage!r} is not one (use "
+                           f"stage='ttnn', or device='cpu' for ttbench's interpreter)")
+        return _run_simulated(b, atol, rtol, pcc, expected, timeout)
     result = RunResult(model=b.model_name, stage=stage, device=device if stage != "fx" else "torch-cpu",
                        executed=False, ok=False, message="", atol=atol, rtol=rtol, min_pcc=pcc)
     s = b.stages[stage]
@@ -187,6 +195,46 @@ def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -
         return result
     result.run_seconds = run.seconds
     return _compare_with_golden(b, result, [to_numpy(t) for t in run.outputs], expected)
+
+
+def simulator_device() -> str:
+    return "ttsim · simulated Blackhole"
+
+
+def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
+    """The TTNN program replayed as ttnn calls on Tenstorrent's simulator (tt/sim)."""
+    result = RunResult(model=b.model_name, stage="ttnn", device=simulator_device(), executed=False, ok=False,
+                       message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=SIM_PRODUCER)
+    s = b.stages["ttnn"]
+    if not s.ok:
+        result.message = f"not run: ttnn did not compile: {s.error}"
+        return result
+    try:
+        program = parse_program("ttnn", s.full_text(), s.ops)
+    except ProgramError as exc:
+        result.message = f"not run: internal error in ttbench's TTNN reader: {exc} ({REPORT_BUGS})"
+        return result
+    steps = sum(op.name != "ttnn.deallocate" for op in program.ops())
+    try:
+        with progress_bar(steps, "ttnn on ttsim") as shown:
+            run = simulate(program, [to_numpy(v) for v in b.argument_values], timeout=max(timeout, 60.0),
+                           on_op=lambda index: shown.update(1))
+    except NotSimulated as exc:
+        result.message = f"not run: {exc}"
+        return result
+    by_index = {p.op.index: p.op for p in program.ops()}
+    if not run.finished:
+        op = by_index.get(run.aborted_at)
+        where = f" at {op.location}" if op is not None and op.location else ""
+        result.message = (f"the simulator stopped at op #{run.aborted_at} ({op.name if op else '?'}{where}): "
+                          f"{run.abort_line}")
+        return result
+    result.run_seconds = run.run_seconds
+    _compare_with_golden(b, result, run.outputs, expected)
+    if run.host_ops:
+        names = sorted({by_index[i].name for i in run.host_ops})
+        result.message += f"; {len(run.host_ops)} op(s) computed on the host, not the simulator: {', '.join(names)}"
+    return result
 
 
 def _run_fx(b) -> list:

@@ -30,6 +30,8 @@ class ProgramError(ValueError):
 class TensorType:
     shape: tuple  # static dimensions
     element: str  # MLIR element type as printed: "f32", "bf16", "si32", "i1", ...
+    encoding: str = field(default="", compare=False)  # the layout attribute, aliases resolved ("#ttnn.ttnn_layout<
+    # ..., memref<1x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>"): where and how the device holds it
 
     def __str__(self) -> str:
         return "x".join(map(str, self.shape + (self.element,)))
@@ -110,26 +112,43 @@ def split_top_level(text: str, sep: str = ",") -> list:
     return parts
 
 
-def parse_type(text: str) -> Optional[TensorType]:
-    """'tensor<4x64xf32, #ttnn_layout2>' -> TensorType((4, 64), 'f32'); None for a non-tensor type."""
+_ALIAS_RE = re.compile(r"^(#[\w$.-]+) = (.*)$")
+
+
+def attribute_aliases(body: str) -> dict:
+    """'#ttnn_layout2' -> its definition, from the module's leading alias lines."""
+    aliases = {}
+    for line in body.splitlines():
+        m = _ALIAS_RE.match(line)
+        if m:
+            aliases[m.group(1)] = m.group(2).strip()
+        elif line.strip() and not line.startswith("#"):
+            break
+    return aliases
+
+
+def parse_type(text: str, aliases: Optional[dict] = None) -> Optional[TensorType]:
+    """'tensor<4x64xf32, #ttnn_layout2>' -> TensorType((4, 64), 'f32', <#ttnn_layout2's definition>); None for a
+    non-tensor type."""
     text = text.strip()
     if not text.startswith("tensor<"):
         return None
-    inner = split_top_level(text[len("tensor<"):skip_balanced(text, 6) - 1])[0]
-    parsed = parse_tensor_type(inner)
+    parts = split_top_level(text[len("tensor<"):skip_balanced(text, 6) - 1])
+    parsed = parse_tensor_type(parts[0])
     if parsed is None:
         raise ProgramError(f"dynamic or unreadable tensor type {text[:80]!r}")
-    return TensorType(*parsed)
+    encoding = parts[1] if len(parts) > 1 else ""
+    return TensorType(*parsed, encoding=(aliases or {}).get(encoding, encoding))
 
 
-def _type_list(text: str) -> tuple:
+def _type_list(text: str, aliases: Optional[dict] = None) -> tuple:
     text = text.strip()
     if text.startswith("(") and skip_balanced(text, 0) == len(text):
         text = text[1:-1]
-    return tuple(parse_type(t) for t in split_top_level(text)) if text else ()
+    return tuple(parse_type(t, aliases) for t in split_top_level(text)) if text else ()
 
 
-def _parse_head(op: Op) -> ProgramOp:
+def _parse_head(op: Op, aliases: Optional[dict] = None) -> ProgramOp:
     """Attributes and types of one op's printed head (generic form, or ttcore.load_cached's custom form)."""
     head = op.text
     results, operands = op.attrs.get("results", ()), op.attrs.get("operands", ())
@@ -162,8 +181,8 @@ def _parse_head(op: Op) -> ProgramOp:
     close = skip_balanced(signature, 0)  # '(A, B) -> R'
     if not signature[close:].lstrip().startswith("->"):
         raise ProgramError(f"unreadable function type {signature[:120]!r}")
-    operand_types = _type_list(signature[:close])
-    result_types = _type_list(signature[close:].lstrip()[2:])
+    operand_types = _type_list(signature[:close], aliases)
+    result_types = _type_list(signature[close:].lstrip()[2:], aliases)
     callee = None
     if op.name == "ttcore.load_cached":
         m = _CALLEE_RE.search(head)
@@ -172,7 +191,7 @@ def _parse_head(op: Op) -> ProgramOp:
                      operand_types=operand_types, result_types=result_types, callee=callee)
 
 
-def _parse_signature(line: str, name: str) -> Function:
+def _parse_signature(line: str, name: str, aliases: Optional[dict] = None) -> Function:
     at = line.find("(", line.find("@" + name))
     end = skip_balanced(line, at)
     arguments, types, names = [], [], []
@@ -181,7 +200,7 @@ def _parse_signature(line: str, name: str) -> Function:
         rest = rest.strip()
         type_end = skip_balanced(rest, rest.find("<")) if rest.startswith("tensor<") else len(rest.split()[0])
         arguments.append(value.strip())
-        types.append(parse_type(rest[:type_end]))
+        types.append(parse_type(rest[:type_end], aliases))
         attrs_at = rest.find("{", type_end)
         loc_at = rest.find(" loc(", type_end)
         attrs = {}
@@ -200,11 +219,12 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
     functions: dict = {}
     current = None
     body, trailer = split_resources(full_text)
+    aliases = attribute_aliases(body)
     try:
         for line in body.splitlines():
             m = _FUNC_HEAD_RE.match(line)
             if m:
-                current = functions[m.group(1)] = _parse_signature(line, m.group(1))
+                current = functions[m.group(1)] = _parse_signature(line, m.group(1), aliases)
                 continue
             if current is not None:
                 r = _RETURN_RE.match(line)
@@ -217,7 +237,7 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
         for op in ops:
             func = op.attrs.get("func")
             if func in functions:
-                functions[func].ops.append(_parse_head(op))
+                functions[func].ops.append(_parse_head(op, aliases))
     except (AttributeSyntaxError, IndexError) as exc:
         raise ProgramError(f"cannot read the {stage} program: {exc}") from exc
     if not functions:

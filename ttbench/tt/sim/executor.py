@@ -1,0 +1,251 @@
+"""The TTNN program (tt/program.py's model, the one the interpreter walks) replayed as ttnn calls on a simulated
+Blackhole (ttsim), in a child process of the side environment (replay.py).
+
+What it vouches for: the chip's own kernels on the compiler's program — bf16 packing, math fidelity, the SFPU's
+approximations — as Tenstorrent's simulator models them. What it cannot: timing, and anything the simulator
+does not model; an op the ttnn wheel lacks is computed on the host and marked so. A simulator abort (it `_Exit`s
+on an instruction it does not implement) is pinned to the op that was running, with the simulator's own line.
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ...proc.children import kill_group, start
+from ...proc.scratch import cache_dir, temp_folder
+from ..program import Program, ProgramOp, TensorType
+from ..plugin import plugin_lock
+from .env import env_python, side_env, simulator
+
+PRODUCER = ("ttnn's kernels on Tenstorrent's simulator (ttsim, simulated Blackhole): the chip's arithmetic as "
+            "ttsim models it, not its timing")
+REPLAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py")
+DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TTSIM_TIMEOUT", "1800"))
+# Lines the simulator and tt-metal print when they stop: the simulator's own words, for the user's upstream report.
+_ABORT_RE = re.compile(r"(UnimplementedFunctionality[^\n]*|TT_FATAL[^\n]*|TT_THROW[^\n]*|Assertion[^\n]*|"
+                       r"error:[^\n]*|ERROR[^\n]*)")
+
+
+class NotSimulated(Exception):
+    """Why the simulator could not run the program at all: a missing piece (with how to get it), an op kind the
+    replay does not know, or (internal=True) ttbench's own failure."""
+
+    def __init__(self, message: str, internal: bool = False):
+        super().__init__(message)
+        self.internal = internal
+
+
+@dataclass
+class Simulated:
+    """One replay: outputs when it finished, the values of the ops it ran when recorded, and how it ended."""
+
+    outputs: Optional[list] = None  # numpy arrays, main's results
+    values: dict = field(default_factory=dict)  # op index -> its first result (numpy), when recorded
+    op_seconds: dict = field(default_factory=dict)  # op index -> seconds on the simulator
+    host_ops: list = field(default_factory=list)  # op indices computed on the host (ttnn lacks them)
+    aborted_at: Optional[int] = None  # the op running when the simulator stopped
+    abort_line: str = ""  # what the simulator said
+    open_seconds: float = 0.0
+    run_seconds: float = 0.0
+    seconds: float = 0.0  # wall time of the child, start to end
+
+    @property
+    def finished(self) -> bool:
+        return self.outputs is not None
+
+
+def available() -> Optional[str]:
+    """None when a replay can run here; else what is missing and how to get it, in one line."""
+    for piece in (side_env(), simulator()):
+        if not piece.available:
+            return f"{piece.name}: {piece.hint}"
+    return None
+
+
+def _type(t: Optional[TensorType]):
+    return None if t is None else {"shape": list(t.shape), "element": t.element, "encoding": t.encoding}
+
+
+def _attr(value):
+    """An attribute value (ir.attributes) as JSON: numbers, strings, lists; opaque ones as their name and body."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_attr(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _attr(v) for k, v in value.items()}
+    if hasattr(value, "value") and hasattr(value, "type"):
+        return {"value": value.value, "type": value.type}
+    if hasattr(value, "body") and hasattr(value, "name"):
+        return {"opaque": value.name, "body": value.body}
+    return {"opaque": type(value).__name__, "body": str(value)}
+
+
+def _op(p: ProgramOp) -> dict:
+    return {"index": p.op.index, "name": p.name, "results": list(p.results), "operands": list(p.operands),
+            "attributes": {k: _attr(v) for k, v in p.attributes.items()},
+            "operand_types": [_type(t) for t in p.operand_types], "result_types": [_type(t) for t in p.result_types],
+            "callee": p.callee}
+
+
+def program_json(program: Program) -> dict:
+    """The program as the replay reads it; main's return types from the ops that define them."""
+    functions = {}
+    for fn in program.functions.values():
+        defined = {r: t for p in fn.ops for r, t in zip(p.results, p.result_types)}
+        defined.update(zip(fn.arguments, fn.argument_types))
+        functions[fn.name] = {"arguments": fn.arguments, "argument_types": [_type(t) for t in fn.argument_types],
+                              "returns": fn.returns, "return_types": [_type(defined.get(r)) for r in fn.returns],
+                              "ops": [_op(p) for p in fn.ops]}
+    return {"main": program.main.name, "functions": functions}
+
+
+def sim_env_vars() -> dict:
+    """What tt-metal needs to run on ttsim instead of a chip; the kernel cache in ttbench's cache folder."""
+    path = simulator().detail
+    return {"TT_METAL_SIMULATOR": path, "TT_METAL_SLOW_DISPATCH_MODE": "1", "TT_METAL_DISABLE_SFPLOADMACRO": "1",
+            "TT_METAL_CACHE": os.path.join(cache_dir(), "ttsim-kernels"), "TT_METAL_LOGGER_LEVEL": "ERROR",
+            "PYTHONUNBUFFERED": "1"}
+
+
+def sim_lock_path() -> str:
+    return os.path.join(cache_dir(), "ttsim.lock")
+
+
+# What tt-metal and the simulator leave in /dev/shm when they end (lock files, the simulated device's memory
+# segments): those this user made during a replay go when it ends (one replay at a time: the lock).
+_SHM_LEFTOVERS = ("TT_UMD_LOCK.", "tt_device_", "sm_segment.")
+
+
+def _shm_leftovers() -> set:
+    try:
+        names = os.listdir("/dev/shm")
+    except OSError:
+        return set()
+    found = set()
+    for name in names:
+        path = os.path.join("/dev/shm", name)
+        with contextlib.suppress(OSError):
+            if name.startswith(_SHM_LEFTOVERS) and os.lstat(path).st_uid == os.getuid():
+                found.add(path)
+    return found
+
+
+def simulate(program: Program, arguments: list, record: bool = False, seed: Optional[dict] = None,
+             timeout: float = DEFAULT_TIMEOUT_S, on_op=None) -> Simulated:
+    """Replay `program` on ttsim with `arguments` (numpy arrays, main's order). record: keep every op's first
+    result. seed: {(function name, SSA name): numpy array} values the replay takes instead of the simulated ones
+    (isolated op by op). on_op(index): called as each op finishes (progress). Raises NotSimulated."""
+    missing = available()
+    if missing:
+        raise NotSimulated(missing)
+    description = program_json(program)
+    description["record"] = record
+    run = Simulated()
+    with temp_folder("ttbench-ttsim-") as job, plugin_lock(timeout) as locked:
+        if not locked:
+            raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
+        with open(os.path.join(job, "program.json"), "w") as f:
+            json.dump(description, f)
+        os.makedirs(os.path.join(job, "args"))
+        for i, a in enumerate(arguments):
+            np.save(os.path.join(job, "args", f"{i}.npy"), np.asarray(a))
+        for (fn, name), value in (seed or {}).items():
+            os.makedirs(os.path.join(job, "seed", fn), exist_ok=True)
+            np.save(os.path.join(job, "seed", fn, f"{name}.npy"), np.asarray(value))
+        before = _shm_leftovers()
+        log_path = os.path.join(job, "log")
+        t0 = time.perf_counter()
+        with open(log_path, "w") as log:
+            proc = start([env_python(), REPLAY, job], {**os.environ, **sim_env_vars()}, stdout=log, stderr=log,
+                         cwd=cache_dir())
+        try:
+            seen = _follow(proc, os.path.join(job, "progress"), timeout, t0, on_op)
+        finally:
+            kill_group(proc)
+            for stale in _shm_leftovers() - before:
+                with contextlib.suppress(OSError):
+                    os.unlink(stale)
+        run.seconds = time.perf_counter() - t0
+        log_text = open(log_path, errors="replace").read()
+        _read_progress(run, os.path.join(job, "progress"))
+        result_path = os.path.join(job, "result.json")
+        if not os.path.isfile(result_path):
+            if seen == "timeout":
+                raise NotSimulated(f"the simulator did not finish in {timeout:g} s "
+                                   f"(op #{run.aborted_at} was running)" if run.aborted_at is not None else
+                                   f"the simulator did not finish in {timeout:g} s")
+            run.abort_line = _abort_line(log_text) or f"the replay exited {proc.returncode} without a word"
+            if run.aborted_at is None:
+                raise NotSimulated(f"the simulator stopped before the program started: {run.abort_line}")
+            _read_values(run, job)
+            return run
+        with open(result_path) as f:
+            result = json.load(f)
+        if result.get("unsupported"):
+            raise NotSimulated(f"the ttsim replay does not know {result['unsupported']} yet")
+        if result.get("op_error"):  # ttnn refused an op: that op's row, with ttnn's words
+            run.aborted_at, run.abort_line = result["op_error"]["index"], result["op_error"]["message"]
+            _read_values(run, job)
+            return run
+        run.open_seconds, run.run_seconds = result.get("open_seconds", 0.0), result.get("run_seconds", 0.0)
+        run.outputs = [np.load(os.path.join(job, "outputs", f"{i}.npy")) for i in range(result["outputs"])]
+        _read_values(run, job)
+    return run
+
+
+def _follow(proc, progress: str, timeout: float, t0: float, on_op) -> str:
+    """Wait for the child, telling on_op about each finished op; "done" or "timeout"."""
+    offset = 0
+    while True:
+        finished = proc.poll() is not None
+        if on_op is not None and os.path.exists(progress):
+            with open(progress) as f:
+                f.seek(offset)
+                chunk = f.read()
+            complete = chunk[:chunk.rfind("\n") + 1]
+            offset += len(complete)
+            for line in complete.splitlines():
+                if line.startswith("done "):
+                    on_op(int(line.split()[1]))
+        if finished:
+            return "done"
+        if time.perf_counter() - t0 > timeout:
+            return "timeout"
+        time.sleep(0.2)
+
+
+def _read_progress(run: Simulated, progress: str) -> None:
+    if not os.path.exists(progress):
+        return
+    started = None
+    for line in open(progress).read().splitlines():
+        parts = line.split()
+        if parts[:1] == ["start"]:
+            started = int(parts[1])
+        elif parts[:1] == ["done"] and len(parts) >= 4:
+            index = int(parts[1])
+            run.op_seconds[index] = float(parts[2])
+            if parts[3] == "host":
+                run.host_ops.append(index)
+            if started == index:
+                started = None
+    run.aborted_at = started
+
+
+def _read_values(run: Simulated, job: str) -> None:
+    for path in glob.glob(os.path.join(job, "values", "*.npy")):
+        run.values[int(os.path.basename(path)[:-4])] = np.load(path)
+
+
+def _abort_line(log: str) -> str:
+    hits = _ABORT_RE.findall(log)
+    return hits[-1].strip()[:400] if hits else ""

@@ -1,0 +1,351 @@
+"""The TTNN program replayed as ttnn calls on a simulated chip: the child process of the simulator executor.
+
+Runs in the Python 3.12 side environment (`make sim-env`), as a plain script: it imports ttnn, numpy and the
+standard library, never ttbench or torch. The parent (executor.py) hands it the program as JSON (tt/program.py's
+model: functions, ops, operands, attributes, result types with their layouts) and the arguments as .npy files;
+it writes each op's value when asked (`record`), a line per op to the progress file *before* the op runs (so a
+simulator that `_Exit`s mid-op is pinned to its op), and the outputs.
+
+    python replay.py JOB_FOLDER
+
+JOB_FOLDER/program.json, JOB_FOLDER/args/<i>.npy, optional JOB_FOLDER/seed/<function>/<ssa>.npy (isolated mode:
+an op's operands are taken from these host values, the interpreter's, instead of from the simulated chip, so each
+op's error is its own); writes JOB_FOLDER/progress (lines "start <index>" / "done <index> <seconds> <how>"),
+JOB_FOLDER/values/<index>.npy, JOB_FOLDER/outputs/<i>.npy, JOB_FOLDER/result.json.
+"""
+import json
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "proc"))
+from parent_watch import watch_parent  # noqa: E402 - a plain module beside ttbench's other child scripts
+
+HOST = "host"  # how an op computed on the host (ttnn lacks it) is marked
+NUMPY_DTYPES = {"f32": np.float32, "bf16": np.float32, "f16": np.float16, "si32": np.int32, "i32": np.int32,
+                "ui32": np.uint32, "ui16": np.uint16, "ui8": np.uint8, "i1": np.bool_, "f64": np.float64,
+                "si64": np.int64, "i64": np.int64}
+
+
+class Unsupported(Exception):
+    pass
+
+
+def ttnn_dtype(ttnn, element):
+    table = {"f32": ttnn.float32, "bf16": ttnn.bfloat16, "si32": ttnn.int32, "i32": ttnn.int32,
+             "ui32": ttnn.uint32, "ui16": ttnn.uint16, "ui8": ttnn.uint8, "i1": ttnn.bfloat16}
+    if element not in table:
+        raise Unsupported(f"element type {element}")
+    return table[element]
+
+
+def read_layout(t):
+    """From a result type's encoding: tiled or row-major, the memory it lives in, the element type held."""
+    enc = t.get("encoding") or ""
+    m = re.search(r"memref<([^>]*?)(!ttcore\.tile<[^>]*>)?[, ]*#(\w+)", enc)
+    tiled = "!ttcore.tile" in enc
+    memory = m.group(3) if m else "system_memory"
+    held = t["element"]
+    tile = re.search(r"!ttcore\.tile<\d+x\d+, (\w+)>", enc)
+    if tile:
+        held = tile.group(1)
+    else:
+        flat = re.search(r"memref<[\dx]*?(bf16|f32|f16|si32|ui32|ui16|ui8|i32|i1)\b", enc)
+        if flat:
+            held = flat.group(1)
+    return tiled, memory, held
+
+
+class Replay:
+    def __init__(self, ttnn, device, program, job, record, seeded):
+        self.ttnn, self.device, self.program, self.job = ttnn, device, program, job
+        self.record, self.seeded = record, seeded
+        self.cache = {}
+        self.progress = open(os.path.join(job, "progress"), "a", buffering=1)
+        self.host_ops = []
+        self.started = None
+
+    # -- tensors --------------------------------------------------------------------------------------------
+    def memory_config(self, memory):
+        return self.ttnn.L1_MEMORY_CONFIG if memory == "l1" else self.ttnn.DRAM_MEMORY_CONFIG
+
+    def from_host(self, array, t):
+        """A host array as the tensor type `t` says: element type, layout, placement."""
+        ttnn = self.ttnn
+        tiled, memory, held = read_layout(t)
+        shape = list(t["shape"])
+        dtype = ttnn_dtype(ttnn, held)
+        values = np.asarray(array).reshape(shape)
+        if dtype in (ttnn.float32, ttnn.bfloat16):
+            data = values.astype(np.float32).ravel().tolist()
+        else:
+            data = values.astype(np.int64).ravel().tolist()
+        tensor = ttnn.Tensor(data, shape, dtype, ttnn.ROW_MAJOR_LAYOUT)
+        if memory != "system_memory":
+            tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
+        if tiled:
+            tensor = ttnn.to_layout(tensor, ttnn.TILE_LAYOUT)
+        return tensor
+
+    def to_host(self, tensor, t):
+        ttnn = self.ttnn
+        if ttnn.is_tensor_storage_on_device(tensor):
+            tensor = ttnn.from_device(tensor)
+        if tensor.layout != ttnn.ROW_MAJOR_LAYOUT:
+            tensor = ttnn.to_layout(tensor, ttnn.ROW_MAJOR_LAYOUT)
+        if tensor.dtype == ttnn.bfloat16:
+            tensor = ttnn.to_dtype(tensor, ttnn.float32)
+        array = np.asarray(tensor.to_numpy())
+        return array.reshape(t["shape"]) if t else array
+
+    def conform(self, tensor, t):
+        """`tensor` moved, retiled and retyped to the result type `t` (to_layout, to_device, from_device,
+        typecast and to_memory_config are all this, read from the result's own type)."""
+        ttnn = self.ttnn
+        tiled, memory, held = read_layout(t)
+        on_device = ttnn.is_tensor_storage_on_device(tensor)
+        if memory == "system_memory" and on_device:
+            tensor = ttnn.from_device(tensor)
+            on_device = False
+        want = ttnn_dtype(ttnn, held)
+        layout = ttnn.TILE_LAYOUT if tiled else ttnn.ROW_MAJOR_LAYOUT
+        if memory != "system_memory" and not on_device:
+            tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
+        if tensor.layout != layout:
+            tensor = ttnn.to_layout(tensor, layout)
+        if tensor.dtype != want:
+            tensor = ttnn.typecast(tensor, want) if ttnn.is_tensor_storage_on_device(tensor) else \
+                ttnn.to_dtype(tensor, want)
+        return tensor
+
+    # -- the walk ---------------------------------------------------------------------------------------------
+    def call(self, name, inputs):
+        fn = self.program["functions"][name]
+        env = dict(zip(fn["arguments"], inputs))
+        for op in fn["ops"]:
+            kind = op["name"]
+            if kind == "ttnn.deallocate":
+                continue  # the value may be recorded or seeded later; Python frees it with the last reference
+            args = []
+            for i, operand in enumerate(op["operands"]):
+                seed = self.seeded.get((name, operand))
+                if seed is not None and op["operand_types"][i] is not None:
+                    args.append(self.from_host(np.load(seed), op["operand_types"][i]))
+                else:
+                    args.append(env[operand])
+            self.progress.write(f"start {op['index']}\n")
+            self.started = op["index"]
+            t0 = time.perf_counter()
+            how = "ttnn"
+            if kind == "ttcore.load_cached":
+                if op["callee"] not in self.cache:
+                    self.cache[op["callee"]] = self.call(op["callee"], args)
+                results = self.cache[op["callee"]]
+            else:
+                results, how = self.execute(op, args)
+            results = results if isinstance(results, list) else [results]
+            seconds = time.perf_counter() - t0
+            if self.record and results and op["result_types"] and op["result_types"][0] is not None:
+                np.save(os.path.join(self.job, "values", f"{op['index']}.npy"),
+                        self.to_host(results[0], op["result_types"][0]))
+            self.progress.write(f"done {op['index']} {seconds:.6f} {how}\n")
+            env.update(zip(op["results"], results))
+        return [env[r] for r in fn["returns"]]
+
+    def execute(self, op, args):
+        kind = op["name"].split(".", 1)[1]
+        handler = OPS.get(kind)
+        if handler is None:
+            raise Unsupported(op["name"])
+        result = handler(self, op, args)
+        if isinstance(result, tuple) and result and result[0] == HOST:
+            return result[1], HOST
+        out_types = op["result_types"]
+        if out_types and out_types[0] is not None and not isinstance(result, list):
+            result = self.conform(result, out_types[0])
+        return result, "ttnn"
+
+
+# ---- op kinds: attribute reading kept beside the call it feeds ---------------------------------------------------
+
+def _number(v):
+    return v["value"] if isinstance(v, dict) and "value" in v else v
+
+
+def _shape(v):
+    if isinstance(v, dict) and v.get("opaque") == "#ttnn.shape":
+        return [int(x) for x in v["body"].split("x") if x]
+    return [int(_number(x)) for x in v]
+
+
+def _unary_params(ttnn, activations):
+    out = []
+    for a in activations or []:
+        m = re.search(r"op_type = (\w+)(?:, params = \[([^\]]*)\])?", a.get("body", ""))
+        if not m:
+            raise Unsupported(f"fused activation {a}")
+        kind = getattr(ttnn.UnaryOpType, m.group(1).upper(), None)
+        if kind is None:
+            raise Unsupported(f"fused activation {m.group(1)}")
+        params = [float(p.split(":")[0]) for p in (m.group(2) or "").split(",") if p.strip()]
+        out.append(ttnn.UnaryWithParam(kind, *params) if params else ttnn.UnaryWithParam(kind))
+    return out
+
+
+def _compute_config(ttnn, attrs):
+    cfg = attrs.get("compute_config")
+    if not isinstance(cfg, dict) or "body" not in cfg:
+        return None
+    body = cfg["body"]
+    kwargs = {}
+    m = re.search(r"math_fidelity = (\w+)", body)
+    if m:
+        kwargs["math_fidelity"] = {"lofi": ttnn.MathFidelity.LoFi, "hifi2": ttnn.MathFidelity.HiFi2,
+                                   "hifi3": ttnn.MathFidelity.HiFi3, "hifi4": ttnn.MathFidelity.HiFi4}[m.group(1)]
+    for flag in ("fp32_dest_acc_en", "packer_l1_acc", "math_approx_mode", "dst_full_sync_en"):
+        m = re.search(flag + r" = (true|false)", body)
+        if m:
+            kwargs[flag] = m.group(1) == "true"
+    return ttnn.WormholeComputeKernelConfig(**kwargs)
+
+
+def _binary(name):
+    def run(r, op, args):
+        a = op["attributes"]
+        fn = getattr(r.ttnn, name)
+        kwargs = {}
+        if a.get("activations"):
+            kwargs["activations"] = _unary_params(r.ttnn, a["activations"])
+        if a.get("input_tensor_a_activations"):
+            kwargs["input_tensor_a_activations"] = _unary_params(r.ttnn, a["input_tensor_a_activations"])
+        if a.get("input_tensor_b_activations"):
+            kwargs["input_tensor_b_activations"] = _unary_params(r.ttnn, a["input_tensor_b_activations"])
+        return fn(args[0], args[1], **kwargs)
+    return run
+
+
+def _unary(name):
+    return lambda r, op, args: getattr(r.ttnn, name)(args[0])
+
+
+def _creation(fill):
+    def run(r, op, args):
+        t = op["result_types"][0]
+        tiled, memory, held = read_layout(t)
+        value = fill if fill is not None else float(_number(op["attributes"]["fill_value"]))
+        layout = r.ttnn.TILE_LAYOUT if tiled else r.ttnn.ROW_MAJOR_LAYOUT
+        device = r.device if memory != "system_memory" else None
+        kwargs = {"memory_config": r.memory_config(memory)} if device is not None else {}
+        return r.ttnn.full(list(t["shape"]), fill_value=value, dtype=ttnn_dtype(r.ttnn, held), layout=layout,
+                           device=device, **kwargs)
+    return run
+
+
+def _matmul(r, op, args):
+    a = op["attributes"]
+    kwargs = {"transpose_a": bool(a.get("transpose_a", False)), "transpose_b": bool(a.get("transpose_b", False))}
+    cfg = _compute_config(r.ttnn, a)
+    if cfg is not None:
+        kwargs["compute_kernel_config"] = cfg
+    if op["name"].endswith("linear"):
+        bias = args[2] if len(args) > 2 else None
+        return r.ttnn.linear(args[0], args[1], bias=bias, **kwargs)
+    return r.ttnn.matmul(args[0], args[1], **kwargs)
+
+
+def _rows_gather_on_host(r, op, args):
+    """tt-mlir's gather, which the ttnn wheel lacks: computed on the host from the device's operands, marked."""
+    raise Unsupported("ttnn.rows_gather (not in the ttnn wheel; host fallback not written yet)")
+
+
+OPS = {
+    "get_device": lambda r, op, args: [r.device],
+    "to_device": lambda r, op, args: args[0], "from_device": lambda r, op, args: args[0],
+    "to_layout": lambda r, op, args: args[0], "typecast": lambda r, op, args: args[0],
+    "to_memory_config": lambda r, op, args: args[0],
+    "full": _creation(None), "ones": _creation(1.0), "zeros": _creation(0.0),
+    "reshape": lambda r, op, args: r.ttnn.reshape(args[0], _shape(op["attributes"]["shape"])),
+    "permute": lambda r, op, args: r.ttnn.permute(args[0], [int(_number(x)) for x in
+                                                               op["attributes"]["permutation"]]),
+    "clamp_scalar": lambda r, op, args: r.ttnn.clamp(args[0], float(_number(op["attributes"]["min"])),
+                                                      float(_number(op["attributes"]["max"]))),
+    "softmax": lambda r, op, args: r.ttnn.softmax(args[0], int(_number(op["attributes"]["dimension"]))),
+    "matmul": _matmul, "linear": _matmul,
+    "rows_gather": _rows_gather_on_host,
+}
+for _name in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "eq", "ne", "gt", "ge", "lt", "le",
+              "logical_and", "logical_or", "logical_xor", "pow"):
+    OPS[_name] = _binary(_name)
+for _name in ("relu", "gelu", "exp", "log", "sqrt", "rsqrt", "neg", "abs", "sigmoid", "tanh", "reciprocal", "sin",
+              "cos", "erf", "floor", "ceil", "silu", "sign", "logical_not"):
+    OPS[_name] = _unary(_name)
+
+
+def check(program):
+    """Every op kind known before the device opens (an unknown one refuses the run: nothing half-done)."""
+    for fn in program["functions"].values():
+        for op in fn["ops"]:
+            kind = op["name"]
+            if kind in ("ttnn.deallocate", "ttcore.load_cached"):
+                continue
+            if not kind.startswith("ttnn.") or kind.split(".", 1)[1] not in OPS:
+                raise Unsupported(f"{kind} (#{op['index']})")
+
+
+def main(job):
+    watch_parent()
+    with open(os.path.join(job, "program.json")) as f:
+        program = json.load(f)
+    os.makedirs(os.path.join(job, "values"), exist_ok=True)
+    os.makedirs(os.path.join(job, "outputs"), exist_ok=True)
+    result = {"ok": False}
+    try:
+        check(program)
+    except Unsupported as exc:
+        result["unsupported"] = str(exc)
+        _write(job, result)
+        return 0
+    seeded = {}
+    seed_root = os.path.join(job, "seed")
+    for fn_name in (os.listdir(seed_root) if os.path.isdir(seed_root) else []):
+        for file in os.listdir(os.path.join(seed_root, fn_name)):
+            seeded[(fn_name, file[:-len(".npy")])] = os.path.join(seed_root, fn_name, file)
+    t0 = time.perf_counter()
+    import ttnn  # lazy: seconds, and only once the program is known to be replayable
+
+    device = ttnn.open_device(device_id=0, l1_small_size=32768)
+    result["open_seconds"] = time.perf_counter() - t0
+    replay = Replay(ttnn, device, program, job, program.get("record", False), seeded)
+    try:
+        main_fn = program["functions"][program["main"]]
+        inputs = [replay.from_host(np.load(os.path.join(job, "args", f"{i}.npy")), t)
+                  for i, t in enumerate(main_fn["argument_types"])]
+        t1 = time.perf_counter()
+        outputs = replay.call(program["main"], inputs)
+        result["run_seconds"] = time.perf_counter() - t1
+        for i, (out, t) in enumerate(zip(outputs, main_fn["return_types"])):
+            np.save(os.path.join(job, "outputs", f"{i}.npy"), replay.to_host(out, t))
+        result["ok"] = True
+        result["outputs"] = len(outputs)
+    except Unsupported as exc:
+        result["unsupported"] = str(exc)
+    except Exception as exc:  # ttnn refused an op (TT_THROW and kin arrive as RuntimeError): that op's row
+        result["op_error"] = {"index": replay.started, "message": f"{type(exc).__name__}: {exc}"[:800]}
+    finally:
+        ttnn.close_device(device)
+    _write(job, result)
+    return 0
+
+
+def _write(job, result):
+    tmp = os.path.join(job, "result.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(result, f)
+    os.replace(tmp, os.path.join(job, "result.json"))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
