@@ -41,6 +41,7 @@ from .op_executors import EXECUTORS, INTERPRETED_TTNN, TTExecutor
 from .op_units import (Unit, fx_location, fx_occurrences, fx_unit, onnx_locations, onnx_node_name, onnx_nodes,
                        onnx_occurrences, onnx_unit, onnx_values, recorded_calls, skip_call)
 from .results import OpByOpReport, OpRow
+from .simulated_ops import simulator_op_by_op
 
 MODES = tuple(OpByOpMode)
 DEFAULT_OP_TIMEOUT_S = 30.0
@@ -252,6 +253,10 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
     isolated mode stops after the first op that fails (first_failing_op uses it)."""
     if mode not in MODES:
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
+    if device == "ttsim":  # the compiler's own TTNN ops, not the frontend's: simulator against interpreter
+        if stage not in (None, "ttnn"):
+            raise BadInput(f"op by op on ttsim runs the TTNN program's ops (got stage={stage!r})")
+        return simulator_op_by_op(b, mode=mode, pcc=pcc, atol=atol, rtol=rtol, progress=progress)
     dev = find_device(device)
     executor_class = EXECUTORS.get(dev.name)
     if executor_class is None or not (dev.usable or (dev.compiles and executor_class is TTExecutor)):

@@ -22,7 +22,11 @@ import numpy as np
 
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
+from ..io.arrays import to_numpy
+from ..tt.sim.executor import NotSimulated
+from .simulated_ops import producers, simulate_ops
 from .stage_values import NotRun, VALUE_STAGES, stage_values
+from .whole import interpreter_device
 
 # Ops whose value is not a computation to compare: creation from attributes, placement and layout moves (their
 # value is their operand's), bookkeeping, and const-eval call sites (the const-eval ops themselves are compared).
@@ -243,6 +247,8 @@ def _agrees(found, min_pcc: float) -> bool:
 def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
                    timeout: float = 600.0) -> StageComparison:
     """Run `reference_stage` and `stage` once each, every op's value recorded, and compare op by op."""
+    if stage == "ttsim":
+        return _against_simulator(b, reference_stage, min_pcc, timeout)
     for s in (reference_stage, stage):
         if s not in VALUE_STAGES:
             raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {s!r}")
@@ -304,5 +310,40 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
         p, max_abs, layout, _ = best
         result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
                                    ok=_agrees(best, min_pcc)))
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:
+    """ttnn -> ttsim: the same program's ops in ttbench's interpreter and on the simulator, each op on the
+    interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device."""
+    if reference_stage != "ttnn":
+        raise BadInput(f"'ttsim' replays the TTNN program: compare it with 'ttnn' (got {reference_stage!r})")
+    result = StageComparison(model=b.model_name, reference_stage="ttnn", stage="ttsim", min_pcc=min_pcc)
+    reference_producer, producer = producers()
+    result.reference_producer, result.producer = f"{interpreter_device('ttnn')}: {reference_producer}", producer
+    t0 = time.perf_counter()
+    try:
+        done = simulate_ops(b, "isolated", timeout=timeout)
+    except NotSimulated as exc:
+        result.not_run = str(exc)
+        return result
+    result.reference_ops = len(done.interpreted)
+    by_index = {p.op.index: p.op for p in done.program.ops()}
+    for index, op in by_index.items():
+        if op.name.endswith(_NOT_COMPARED_SUFFIXES):
+            continue
+        if index in done.aborted:
+            result.unmatched.append(OpMatch(op, None, reason=f"the simulator aborted: {done.aborted[index]}"))
+        elif index in done.refused:
+            result.unmatched.append(OpMatch(op, None, reason=f"ttnn refused it: {done.refused[index]}"))
+        elif index in done.values and done.interpreted.get(index):
+            found = _compare_value(done.values[index].astype(np.float64),
+                                   to_numpy(done.interpreted[index][0]).astype(np.float64))
+            if found is None:
+                result.unmatched.append(OpMatch(op, None, reason="no comparable value (shape or type)"))
+                continue
+            result.rows.append(OpMatch(op, op, pcc=found[0], max_abs_error=found[1], layout=found[2],
+                                       ok=_agrees(found, min_pcc)))
     result.seconds = time.perf_counter() - t0
     return result

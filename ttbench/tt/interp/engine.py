@@ -29,6 +29,8 @@ class Interpretation:
     # fused output activations is recorded before them (the value its own source line computes)
     inputs: dict = field(default_factory=dict)  # op index -> its operands, recorded for ops with READINGS
     seconds: float = 0.0
+    results: dict = field(default_factory=dict)  # op index -> its results as later ops get them (after fused
+    # activations), when recorded: what another executor of the same program is fed and compared with
 
 
 class Context:
@@ -41,6 +43,7 @@ class Context:
         self.record = record
         self.values: dict = {}
         self.inputs: dict = {}
+        self.results: dict = {}
         self.before_activation: dict = {}  # op index -> its value before fused output activations (recorded)
         self.const_eval_cache: dict = {}
 
@@ -85,6 +88,7 @@ class Context:
                                  f"{len(op.results)}")
         typed = [self._as_typed(op, value, t, dtype) for value, t, dtype in zip(out, op.result_types, step.dtypes)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
+            self.results[op.op.index] = typed
             raw = self.before_activation.pop(op.op.index, None)
             self.values[op.op.index] = typed if raw is None else [self._as_typed(op, raw, op.result_types[0],
                                                                                  step.dtypes[0])]
@@ -169,7 +173,8 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
     t0 = time.perf_counter()
     with torch.no_grad():
         outputs = ctx.call(main, inputs)
-    return Interpretation(outputs=outputs, values=ctx.values, inputs=ctx.inputs, seconds=time.perf_counter() - t0)
+    return Interpretation(outputs=outputs, values=ctx.values, inputs=ctx.inputs, seconds=time.perf_counter() - t0,
+                          results=ctx.results)
 
 
 class NotInterpreted(Exception):

@@ -51,6 +51,7 @@ class Simulated:
     values: dict = field(default_factory=dict)  # op index -> its first result (numpy), when recorded
     op_seconds: dict = field(default_factory=dict)  # op index -> seconds on the simulator
     host_ops: list = field(default_factory=list)  # op indices computed on the host (ttnn lacks them)
+    op_errors: dict = field(default_factory=dict)  # isolated: op index -> what ttnn said when it refused the op
     aborted_at: Optional[int] = None  # the op running when the simulator stopped
     abort_line: str = ""  # what the simulator said
     open_seconds: float = 0.0
@@ -140,15 +141,19 @@ def _shm_leftovers() -> set:
 
 
 def simulate(program: Program, arguments: list, record: bool = False, seed: Optional[dict] = None,
-             timeout: float = DEFAULT_TIMEOUT_S, on_op=None) -> Simulated:
+             timeout: float = DEFAULT_TIMEOUT_S, on_op=None, skip_through: Optional[int] = None) -> Simulated:
     """Replay `program` on ttsim with `arguments` (numpy arrays, main's order). record: keep every op's first
-    result. seed: {(function name, SSA name): numpy array} values the replay takes instead of the simulated ones
-    (isolated op by op). on_op(index): called as each op finishes (progress). Raises NotSimulated."""
+    result. seed: {(function name, SSA name): numpy array}: isolated op by op, every op of every function on
+    these values (the interpreter's) instead of the simulated ones, each op's first result kept, no outputs;
+    `skip_through`: ops up to this index are left out (a previous child ran them). on_op(index): called as each op
+    finishes (progress). Raises NotSimulated."""
     missing = available()
     if missing:
         raise NotSimulated(missing)
     description = program_json(program)
     description["record"] = record
+    if seed is not None:
+        description.update(mode="isolated", skip_through=-1 if skip_through is None else skip_through)
     run = Simulated()
     with temp_folder("ttbench-ttsim-") as job, plugin_lock(timeout) as locked:
         if not locked:
@@ -157,10 +162,10 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             json.dump(description, f)
         os.makedirs(os.path.join(job, "args"))
         for i, a in enumerate(arguments):
-            np.save(os.path.join(job, "args", f"{i}.npy"), np.asarray(a))
+            np.save(os.path.join(job, "args", f"{i}.npy"), _portable(a))
         for (fn, name), value in (seed or {}).items():
             os.makedirs(os.path.join(job, "seed", fn), exist_ok=True)
-            np.save(os.path.join(job, "seed", fn, f"{name}.npy"), np.asarray(value))
+            np.save(os.path.join(job, "seed", fn, f"{name}.npy"), _portable(value))
         before = _shm_leftovers()
         log_path = os.path.join(job, "log")
         t0 = time.perf_counter()
@@ -171,6 +176,7 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             seen = _follow(proc, os.path.join(job, "progress"), timeout, t0, on_op)
         finally:
             kill_group(proc)
+            _wait_for_cleaner(os.path.join(job, "cleaner.pid"))
             for stale in _shm_leftovers() - before:
                 with contextlib.suppress(OSError):
                     os.unlink(stale)
@@ -198,8 +204,34 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             return run
         run.open_seconds, run.run_seconds = result.get("open_seconds", 0.0), result.get("run_seconds", 0.0)
         run.outputs = [np.load(os.path.join(job, "outputs", f"{i}.npy")) for i in range(result["outputs"])]
+        run.aborted_at = None  # finished: the last op started also ended (a refused one is in op_errors)
         _read_values(run, job)
     return run
+
+
+def _portable(array) -> np.ndarray:
+    """An array as a .npy file carries it to the replay: bf16 (ml_dtypes, a bare 2-byte void in .npy) as f32,
+    exactly; the replay converts to the type the IR states."""
+    array = np.asarray(array)
+    return array.astype(np.float32) if array.dtype.name == "bfloat16" else array
+
+
+def _wait_for_cleaner(pid_file: str, timeout: float = 10.0) -> None:
+    """The replay's clean-up helper (replay.clean_up_after_this_process) finishing, so it cannot remove what the
+    next replay makes."""
+    try:
+        pid = int(open(pid_file).read())
+    except (OSError, ValueError):
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # done, not yet reaped (by init)
+                    return
+        except (OSError, IndexError):
+            return
+        time.sleep(0.05)
 
 
 def _follow(proc, progress: str, timeout: float, t0: float, on_op) -> str:
@@ -231,6 +263,9 @@ def _read_progress(run: Simulated, progress: str) -> None:
         parts = line.split()
         if parts[:1] == ["start"]:
             started = int(parts[1])
+        elif parts[:1] == ["failed"]:
+            run.op_errors[int(parts[1])] = json.loads(line.split(" ", 2)[2])
+            started = None
         elif parts[:1] == ["done"] and len(parts) >= 4:
             index = int(parts[1])
             run.op_seconds[index] = float(parts[2])

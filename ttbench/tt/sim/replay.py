@@ -114,6 +114,9 @@ class Replay:
         layout = ttnn.TILE_LAYOUT if tiled else ttnn.ROW_MAJOR_LAYOUT
         if memory != "system_memory" and not on_device:
             tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
+        elif memory != "system_memory" and tensor.memory_config() != self.memory_config(memory):
+            # a kernel's own output placement (conv2d: sharded L1) where the IR states another
+            tensor = ttnn.to_memory_config(tensor, self.memory_config(memory))
         if tensor.layout != layout:
             tensor = ttnn.to_layout(tensor, layout)
         if tensor.dtype != want:
@@ -154,6 +157,39 @@ class Replay:
             self.progress.write(f"done {op['index']} {seconds:.6f} {how}\n")
             env.update(zip(op["results"], results))
         return [env[r] for r in fn["returns"]]
+
+    def isolated(self, skip_through):
+        """Every op of every function on its seeded operands (the interpreter's values), in program order: each
+        op's error is its own. Ops up to `skip_through` were done by an earlier child (one that the simulator
+        left at the op after them)."""
+        for name, fn in self.program["functions"].items():
+            for op in fn["ops"]:
+                if op["name"] in ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device") or \
+                        op["index"] <= skip_through:
+                    continue
+                self.progress.write(f"start {op['index']}\n")
+                self.started = op["index"]
+                t0 = time.perf_counter()
+                try:
+                    args = [self.device if t is None else self.from_host(np.load(self._seed(name, operand, op)), t)
+                            for operand, t in zip(op["operands"], op["operand_types"])]
+                    results, how = self.execute(op, args)
+                    results = results if isinstance(results, list) else [results]
+                    if results and op["result_types"] and op["result_types"][0] is not None:
+                        np.save(os.path.join(self.job, "values", f"{op['index']}.npy"),
+                                self.to_host(results[0], op["result_types"][0]))
+                except Unsupported:
+                    raise
+                except Exception as exc:  # ttnn refused this op: its row says so, the next op goes on
+                    self.progress.write(f"failed {op['index']} {json.dumps(f'{type(exc).__name__}: {exc}'[:800])}\n")
+                    continue
+                self.progress.write(f"done {op['index']} {time.perf_counter() - t0:.6f} {how}\n")
+
+    def _seed(self, function, operand, op):
+        seed = self.seeded.get((function, operand))
+        if seed is None:
+            raise Unsupported(f"no value to seed {operand} of {op['name']} #{op['index']} with")
+        return seed
 
     def execute(self, op, args):
         kind = op["name"].split(".", 1)[1]
@@ -212,6 +248,11 @@ def _compute_config(ttnn, attrs):
     return ttnn.WormholeComputeKernelConfig(**kwargs)
 
 
+def _with_compute_config(ttnn, attrs, keyword):
+    cfg = _compute_config(ttnn, attrs)
+    return {keyword: cfg} if cfg is not None else {}
+
+
 def _binary(name):
     def run(r, op, args):
         a = op["attributes"]
@@ -257,8 +298,82 @@ def _matmul(r, op, args):
 
 
 def _rows_gather_on_host(r, op, args):
-    """tt-mlir's gather, which the ttnn wheel lacks: computed on the host from the device's operands, marked."""
-    raise Unsupported("ttnn.rows_gather (not in the ttnn wheel; host fallback not written yet)")
+    """tt-mlir's gather, which the ttnn wheel lacks: computed on the host from the device's operands, marked.
+    The K index components (indices' dimension 1) address a row-major grid of `sizes`; column=true gathers single
+    elements of the input flattened, false whole rows (the interpreter's reading, tt/interp/handlers.py)."""
+    a = op["attributes"]
+    if any(int(_number(w)) != 1 for w in a.get("windows", [])) or a.get("fill_out_of_bounds"):
+        raise Unsupported(f"ttnn.rows_gather with windows {a.get('windows')} / fill_out_of_bounds")
+    data = r.to_host(args[0], op["operand_types"][0])
+    indices = r.to_host(args[1], op["operand_types"][1]).astype(np.int64)
+    sizes = [int(_number(x)) for x in a["sizes"]]
+    components = indices[0]
+    flat = np.zeros(components.shape[1], dtype=np.int64)
+    for k, size in enumerate(sizes):
+        if ((components[k] < 0) | (components[k] >= size)).any():
+            raise RuntimeError(f"rows_gather index component {k} outside 0..{size - 1}")
+        flat = flat * size + components[k]
+    rows = int(np.prod(sizes))
+    gathered = data.reshape(-1)[flat] if a.get("column") else data.reshape(rows, -1)[flat]
+    t = op["result_types"][0]
+    return HOST, [r.from_host(gathered.reshape(t["shape"]), t)]
+
+
+def _reduction(name):
+    def run(r, op, args):
+        a = op["attributes"]
+        dims = a.get("dim_arg")
+        kwargs = {"keepdim": bool(a.get("keep_dim", False))}
+        if dims is not None:
+            dims = [int(_number(d)) for d in dims]
+            kwargs["dim"] = dims[0] if len(dims) == 1 else dims
+        cfg = _compute_config(r.ttnn, a)
+        if cfg is not None:
+            kwargs["compute_kernel_config"] = cfg
+        return getattr(r.ttnn, name)(args[0], **kwargs)
+    return run
+
+
+def _arange(r, op, args):
+    a, t = op["attributes"], op["result_types"][0]
+    tiled, memory, held = read_layout(t)
+    return r.ttnn.arange(int(_number(a["start"])), int(_number(a["end"])), int(_number(a["step"])),
+                         dtype=ttnn_dtype(r.ttnn, held), device=r.device,
+                         layout=r.ttnn.TILE_LAYOUT if tiled else r.ttnn.ROW_MAJOR_LAYOUT)
+
+
+def _slice(r, op, args):
+    a = op["attributes"]
+    return r.ttnn.slice(args[0], [int(_number(x)) for x in a["begins"]], [int(_number(x)) for x in a["ends"]],
+                        [int(_number(x)) for x in a["step"]])
+
+
+def _conv2d(r, op, args):
+    a = op["attributes"]
+    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+    padding = pair("padding")  # as the IR gives it (2 or 4 values): ttnn's conv2d reads both forms
+    kwargs = {}
+    cfg = _compute_config(r.ttnn, a)
+    if cfg is not None:
+        kwargs["compute_config"] = cfg
+    out = r.ttnn.conv2d(input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
+                        device=r.device, in_channels=int(_number(a["in_channels"])),
+                        out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
+                        input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
+                        kernel_size=pair("kernel_size"), stride=pair("stride"),
+                        padding=padding,
+                        dilation=pair("dilation"), groups=int(_number(a["groups"])), **kwargs)
+    return out
+
+
+def _max_pool2d(r, op, args):
+    a = op["attributes"]
+    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+    return r.ttnn.max_pool2d(args[0], batch_size=int(_number(a["batch_size"])),
+                             input_h=int(_number(a["input_height"])), input_w=int(_number(a["input_width"])),
+                             channels=int(_number(a["channels"])), kernel_size=pair("kernel_size"),
+                             stride=pair("stride"), padding=pair("padding"), dilation=pair("dilation"),
+                             ceil_mode=bool(a.get("ceil_mode", False)))
 
 
 OPS = {
@@ -272,10 +387,23 @@ OPS = {
                                                                op["attributes"]["permutation"]]),
     "clamp_scalar": lambda r, op, args: r.ttnn.clamp(args[0], float(_number(op["attributes"]["min"])),
                                                       float(_number(op["attributes"]["max"]))),
-    "softmax": lambda r, op, args: r.ttnn.softmax(args[0], int(_number(op["attributes"]["dimension"]))),
+    "softmax": lambda r, op, args: r.ttnn.softmax(
+        args[0], int(_number(op["attributes"]["dimension"])),
+        numeric_stable=bool(op["attributes"].get("numericStable", False)),
+        **_with_compute_config(r.ttnn, op["attributes"], "compute_kernel_config")),
     "matmul": _matmul, "linear": _matmul,
     "rows_gather": _rows_gather_on_host,
+    "arange": _arange, "slice_static": _slice, "conv2d": _conv2d, "max_pool2d": _max_pool2d,
+    "concat": lambda r, op, args: r.ttnn.concat(args, int(_number(op["attributes"]["dim"]))),
+    "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
+    "where": lambda r, op, args: r.ttnn.where(args[0], args[1], args[2]),
+    "cumsum": lambda r, op, args: r.ttnn.cumsum(args[0], int(_number(op["attributes"]["dim"]))),
+    "layer_norm": lambda r, op, args: r.ttnn.layer_norm(
+        args[0], epsilon=float(_number(op["attributes"].get("epsilon", 1e-12))),
+        weight=args[1] if len(args) > 1 else None, bias=args[2] if len(args) > 2 else None),
 }
+for _name in ("sum", "mean", "max", "min"):
+    OPS[_name] = _reduction(_name)
 for _name in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "eq", "ne", "gt", "ge", "lt", "le",
               "logical_and", "logical_or", "logical_xor", "pow"):
     OPS[_name] = _binary(_name)
@@ -295,8 +423,45 @@ def check(program):
                 raise Unsupported(f"{kind} (#{op['index']})")
 
 
+SHM_LEFTOVERS = ("TT_UMD_LOCK.", "tt_device_", "sm_segment.")  # what tt-metal and ttsim leave in /dev/shm
+
+
+def _shm_leftovers():
+    try:
+        return {n for n in os.listdir("/dev/shm") if n.startswith(SHM_LEFTOVERS)
+                and os.lstat(os.path.join("/dev/shm", n)).st_uid == os.getuid()}
+    except OSError:
+        return set()
+
+
+def clean_up_after_this_process(job):
+    """A forked helper that outlives this process by a moment: when it ends, however (its parent killed, then it
+    by the kernel), the helper removes the /dev/shm files made since now and exits. The parent's normal path
+    cleans up too; this one covers the paths where no code of ours runs."""
+    before = _shm_leftovers()
+    read_end, write_end = os.pipe()
+    helper = os.fork()
+    if helper == 0:
+        os.close(write_end)
+        os.setpgid(0, 0)  # out of the replay's process group: killing that group leaves the helper its work
+        try:
+            while os.read(read_end, 1):
+                pass
+        finally:
+            for name in _shm_leftovers() - before:
+                try:
+                    os.unlink(os.path.join("/dev/shm", name))
+                except OSError:
+                    pass
+            os._exit(0)
+    os.close(read_end)  # the write end stays open in this process only: its end is the helper's EOF
+    with open(os.path.join(job, "cleaner.pid"), "w") as f:  # the parent waits for it before the next replay
+        f.write(str(helper))
+
+
 def main(job):
     watch_parent()
+    clean_up_after_this_process(job)
     with open(os.path.join(job, "program.json")) as f:
         program = json.load(f)
     os.makedirs(os.path.join(job, "values"), exist_ok=True)
@@ -320,6 +485,10 @@ def main(job):
     result["open_seconds"] = time.perf_counter() - t0
     replay = Replay(ttnn, device, program, job, program.get("record", False), seeded)
     try:
+        if program.get("mode") == "isolated":
+            replay.isolated(program.get("skip_through", -1))
+            result["ok"], result["outputs"] = True, 0
+            return 0
         main_fn = program["functions"][program["main"]]
         inputs = [replay.from_host(np.load(os.path.join(job, "args", f"{i}.npy")), t)
                   for i, t in enumerate(main_fn["argument_types"])]
@@ -336,7 +505,7 @@ def main(job):
         result["op_error"] = {"index": replay.started, "message": f"{type(exc).__name__}: {exc}"[:800]}
     finally:
         ttnn.close_device(device)
-    _write(job, result)
+        _write(job, result)
     return 0
 
 

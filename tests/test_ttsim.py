@@ -1,0 +1,122 @@
+"""The TTNN program on Tenstorrent's simulator (ttsim), replayed as ttnn calls in the Python 3.12 side environment.
+
+Tests marked `ttsim` need the side environment (`make sim-env`) and a simulator (TTBENCH_TTSIM=/path/to/
+libttsim_bh.so, soc_descriptor.yaml beside it: the user's download); they are skipped, with that reason, where
+either is missing (CI has no simulator). The others run everywhere: what a user without a simulator sees.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import ttbench as tb
+from ttbench.core import BadInput
+from ttbench.tt.sim import env as sim_env
+from ttbench.tt.sim.executor import available
+
+SIM_MISSING = available()
+needs_ttsim = pytest.mark.skipif(SIM_MISSING is not None, reason=f"no simulator here: {SIM_MISSING}")
+pytestmark = [pytest.mark.ttsim, pytest.mark.tt]
+
+
+@pytest.fixture
+def no_simulator(monkeypatch):
+    monkeypatch.delenv("TTBENCH_TTSIM", raising=False)
+    sim_env.simulator.cache_clear()
+    yield
+    sim_env.simulator.cache_clear()
+
+
+def test_without_a_simulator_the_run_says_what_is_missing_and_where_to_get_it(zoo_bringup, no_simulator):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    result = b.run("ttnn", device="ttsim")
+    assert not result.executed and result.pcc is None
+    assert "TTBENCH_TTSIM" in result.message and "github.com/tenstorrent/ttsim/releases" in result.message
+    assert "ttsim" in result.device
+
+
+def test_the_simulator_replays_the_ttnn_program_only(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    with pytest.raises(BadInput, match="replays the TTNN program"):
+        b.run("stablehlo", device="ttsim")
+
+
+def test_the_program_model_keeps_each_tensor_s_layout_for_the_simulator(zoo_bringup):
+    """The replay places every value where the IR says (tiles in DRAM, row-major on the host): the program model
+    carries each type's layout attribute, aliases resolved."""
+    from ttbench.tt.program import parse_program
+
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    program = parse_program("ttnn", b.stages["ttnn"].full_text())
+    matmul = next(p for p in program.ops() if p.name == "ttnn.matmul")
+    assert "!ttcore.tile<32x32, f32>" in matmul.result_types[0].encoding and "#dram" in matmul.result_types[0].encoding
+    assert "#system_memory" in program.main.argument_types[0].encoding
+
+
+@needs_ttsim
+def test_mlp_ttnn_on_the_simulator_matches_pytorch(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    result = b.run("ttnn", device="ttsim")
+    assert result.executed and result.ok, result.message
+    assert result.pcc >= 0.999
+    assert "simulator" in result.produced_by and "ttsim" in result.device
+
+
+@needs_ttsim
+def test_a_simulator_abort_is_a_row_naming_it_and_the_rest_goes_on(zoo_bringup):
+    """vit_tiny's TTNN repeats a bf16 mask, which ttsim does not implement (`tensix_unpacr: unpack_to_dst=1
+    in_data_format=5`: it _Exits). The whole run names the op and the simulator's line; op by op, that op is a
+    row with the line, and the ops after it run in a fresh child and get their PCC."""
+    b = zoo_bringup("vit_tiny", "export", "args", tt=True)
+    whole = b.run("ttnn", device="ttsim")
+    assert not whole.executed and "UnimplementedFunctionality" in whole.message and "ttnn." in whole.message
+    report = b.op_by_op(device="ttsim", progress=False)
+    aborted = [r for r in report.rows if r.error and "simulator aborted" in r.error]
+    assert aborted and "UnimplementedFunctionality" in aborted[0].error
+    after = [r for r in report.rows if r.index > aborted[-1].index and r.pcc is not None]
+    assert after, "nothing ran after the abort"
+    assert sum(r.ok for r in report.rows) > len(report.rows) // 2
+
+
+@needs_ttsim
+def test_a_killed_run_leaves_no_simulator_process_and_no_lock_file(tmp_path):
+    def leftovers():
+        return {n for n in os.listdir("/dev/shm") if n.startswith(("TT_UMD_LOCK.", "tt_device_0", "sm_segment."))}
+
+    before = leftovers()
+    script = ("import ttbench as tb; b = tb.bringup(*tb.models.load('mlp')); "
+              "print('STARTED', flush=True); b.run('ttnn', device='ttsim')")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "STARTED"
+        deadline = time.monotonic() + 120
+        while not _replays() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _replays(), "the replay never started"
+        time.sleep(3)  # into the simulator
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        proc.kill()
+    deadline = time.monotonic() + 20
+    while (_replays() or leftovers() - before) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _replays()
+    assert not leftovers() - before
+
+
+def _replays() -> list:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if any(c.endswith(b"tt/sim/replay.py") for c in cmd):
+                found.append(int(pid))
+    return found

@@ -1,0 +1,173 @@
+"""The TTNN program op by op on Tenstorrent's simulator, against ttbench's interpreter of the same program.
+
+Both executors walk one program model (tt/program.py), so their ops are the same records: no matching by source
+line is needed, op #i of one is op #i of the other. What differs is the arithmetic: the interpreter computes each
+op in torch as ttnn documents it; the simulator runs ttnn's own kernels (bf16 packing, math fidelity, SFPU
+approximations). An op whose simulated value drifts from the interpreter's is where the device's arithmetic, not
+the compiler, loses precision.
+
+isolated: every op on the interpreter's values of its operands (each op's error is its own); a simulator abort is
+          that op's row, and the ops after it run in a fresh child.
+chained:  the program as the chip would run it, each op on the simulated values before it (errors accumulate);
+          after an abort nothing later has a value, and the rows say so.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+import torch
+
+from ..core import BadInput, OpByOpMode
+from ..io.arrays import to_numpy
+from ..progress import bar as progress_bar
+from ..tt.interp import PRODUCER as INTERPRETER, Unsupported, interpret
+from ..tt.interp import InterpreterBug
+from ..tt.program import Program, ProgramError, parse_program
+from ..tt.sim.executor import PRODUCER as SIMULATOR, NotSimulated, Simulated, simulate
+from .compare import compare
+from .results import OpByOpReport, OpRow
+
+# Ops with no value of their own to compare: bookkeeping and const-eval call sites (their callees' ops are run).
+_NOT_RUN = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")
+PCC_FROM = "ttsim against ttbench's interpreter of the same TTNN program"
+MAX_RESTARTS = 50  # isolated: fresh children after simulator aborts, before the rest is given up
+
+
+class SimulatedOps:
+    """One op-by-op pass: the program, the interpreter's results, the simulator's per-op values and how each op
+    ended (a value, ttnn's refusal, a simulator abort, or not reached)."""
+
+    def __init__(self, program: Program, interpreted: dict, mode: str):
+        self.program, self.interpreted, self.mode = program, interpreted, mode
+        self.values: dict = {}
+        self.seconds: dict = {}
+        self.host_ops: set = set()
+        self.refused: dict = {}  # op index -> what ttnn said
+        self.aborted: dict = {}  # op index -> what the simulator said when it stopped there
+        self.stopped_at: Optional[int] = None  # chained: the abort after which nothing has a value
+
+    def add(self, run: Simulated) -> None:
+        self.values.update(run.values)
+        self.seconds.update(run.op_seconds)
+        self.host_ops.update(run.host_ops)
+        self.refused.update(run.op_errors)
+        if run.aborted_at is not None:
+            self.aborted[run.aborted_at] = run.abort_line
+
+
+def _program_and_results(b) -> tuple:
+    if "ttnn" not in b.stages:
+        raise BadInput(f"this {b.frontend} bringup has no ttnn stage (bring it up with tt=True)")
+    s = b.stages["ttnn"]
+    if not s.ok:
+        raise BadInput(f"op by op on the simulator runs the TTNN program, and ttnn did not compile: {s.error}")
+    try:
+        program = parse_program("ttnn", s.full_text(), s.ops)
+        run = interpret(program, list(b.argument_values), record=True)
+    except Unsupported as exc:
+        raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter, which cannot run "
+                       f"this program: {exc}") from exc
+    except (InterpreterBug, ProgramError) as exc:
+        raise BadInput(f"internal error in ttbench's interpreter: {exc}") from exc
+    return program, run
+
+
+def _seeds(program: Program, arguments: list, results: dict) -> dict:
+    """(function, SSA name) -> the interpreter's value: main's arguments, every op's results, and each const-eval
+    function's arguments as its call site passed them."""
+    main = program.main
+    seeds = {(main.name, name): to_numpy(v) for name, v in zip(main.arguments, arguments)}
+    for fn in program.functions.values():
+        for op in fn.ops:
+            for name, value in zip(op.results, results.get(op.op.index, ())):
+                if isinstance(value, torch.Tensor):
+                    seeds[(fn.name, name)] = to_numpy(value)
+    for fn in program.functions.values():
+        for op in fn.ops:
+            if op.name == "ttcore.load_cached" and op.callee in program.functions:
+                callee = program.functions[op.callee]
+                for operand, argument in zip(op.operands, callee.arguments):
+                    if (fn.name, operand) in seeds:
+                        seeds[(callee.name, argument)] = seeds[(fn.name, operand)]
+    return seeds
+
+
+def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, progress: bool = True) -> SimulatedOps:
+    """Run the TTNN program's ops on the simulator (see module doc). Raises BadInput, NotSimulated."""
+    if mode not in tuple(OpByOpMode):
+        raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(OpByOpMode)}")
+    program, interpreted = _program_and_results(b)
+    result = SimulatedOps(program, interpreted.results, mode)
+    ops = [p for p in program.ops() if p.name not in _NOT_RUN]
+    kwargs = {"timeout": timeout} if timeout else {}
+    arguments = [to_numpy(v) for v in b.argument_values]
+    with progress_bar(len(ops), f"{b.model_name} ttnn ops on ttsim", progress) as bar:
+        tick = lambda index: bar.update(1)  # noqa: E731
+        if mode == OpByOpMode.CHAINED:
+            run = simulate(program, arguments, record=True, on_op=tick, **kwargs)
+            result.add(run)
+            result.stopped_at = run.aborted_at
+            return result
+        seeds = _seeds(program, list(b.argument_values), interpreted.results)
+        skip = None
+        for _ in range(MAX_RESTARTS + 1):
+            run = simulate(program, arguments, seed=seeds, skip_through=skip, on_op=tick, **kwargs)
+            result.add(run)
+            if run.aborted_at is None:
+                break
+            bar.update(1)
+            skip = run.aborted_at  # the rest in a fresh child
+        else:
+            result.stopped_at = skip
+    return result
+
+
+def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float = 1e-2, rtol: float = 1e-2,
+                       timeout: Optional[float] = None, progress: bool = True) -> OpByOpReport:
+    """Every op of the TTNN program on the simulator, each compared with the interpreter's value of that op."""
+    t0 = time.perf_counter()
+    try:
+        done = simulate_ops(b, mode, timeout, progress)
+    except NotSimulated as exc:
+        raise BadInput(f"device 'ttsim' cannot run ops here: {exc}") from exc
+    rows, first = [], None
+    for p in done.program.ops():
+        if p.name in _NOT_RUN:
+            continue
+        op = p.op
+        row = OpRow(index=len(rows), op=op.name, count=1,
+                    inputs=[f"{'x'.join(map(str, t.shape))} {t.element}" for t in p.operand_types if t is not None],
+                    locations=[str(op.location)] if op.location else [], furthest_stage="ttnn",
+                    nodes=[f"#{op.index}"], seconds=done.seconds.get(op.index, 0.0))
+        if op.index in done.aborted:
+            row.furthest_stage, row.error = "ttsim", f"the simulator aborted: {done.aborted[op.index]}"
+        elif op.index in done.refused:
+            row.error = f"ttnn refused it: {done.refused[op.index]}"
+        elif op.index in done.values:
+            row.furthest_stage, row.pcc_from = "ttsim", PCC_FROM
+            reference = done.interpreted.get(op.index)
+            if not reference or not isinstance(reference[0], torch.Tensor):
+                row.error = "the interpreter recorded no value for this op"
+            else:
+                check = compare(done.values[op.index], to_numpy(reference[0]), atol, rtol, pcc)
+                row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
+                if not row.ok:
+                    row.error = f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc else "not allclose"
+            if op.index in done.host_ops:
+                row.note = "computed on the host: the ttnn wheel lacks this op"
+        elif done.stopped_at is not None:
+            row.error = f"not run: the simulator stopped at op #{done.stopped_at}"
+        else:
+            row.error = "no value: the op produced no tensor"
+        if mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
+            first = row
+        rows.append(row)
+    return OpByOpReport(model=b.model_name, stage="ttnn", device="ttsim", mode=mode, min_pcc=pcc, rows=rows,
+                        total_ops=len(rows), seconds=time.perf_counter() - t0, first_divergence=first,
+                        frontend=b.frontend)
+
+
+def producers() -> tuple:
+    """(reference, simulated): what computed each side of a ttnn -> ttsim comparison."""
+    return INTERPRETER, SIMULATOR
