@@ -6,7 +6,7 @@ STAMP := $(VENV)/.ttbench-installed
 OUT ?= out
 JOBS ?= 2
 
-.PHONY: wheel-check setup sim-env demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo track lab clean
+.PHONY: wheel-check setup sim-env bench-ttsim demo test test-fast system-deps bench golden screenshot sweep conformance notebooks hf-zoo track lab clean
 
 setup: $(STAMP)
 
@@ -26,6 +26,10 @@ $(STAMP): requirements.lock pyproject.toml
 # jax-tt-plugin wheel; hashes checked). Idempotent. The simulator itself is the user's download: see README.
 sim-env: setup
 	$(BIN)/python -m ttbench.tt.sim
+
+# The simulator beside the interpreter (cold and warm wall time, per-op time): needs TTBENCH_TTSIM (README).
+bench-ttsim: sim-env
+	$(BIN)/python benchmarks/bench_ttsim.py
 
 # Debian packages: graphviz's `dot` for graph views (best effort: ttbench says how to get it when missing) and
 # chromium for the browser tests (Playwright drives it; it downloads no browser of its own).

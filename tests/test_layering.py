@@ -189,6 +189,7 @@ LAZY_DEPENDENCIES = {
     "parent_watch": "the worker scripts import it from their own folder (they must not import the package)",
     "line_protocol": "the worker scripts import it from their own folder (they must not import the package)",
     "array_files": "the worker scripts import it from their own folder (they must not import the package)",
+    "shm_cleanup": "the simulator's replay script imports it from its own folder (it must not import the package)",
     "fork_each": "the worker scripts import it from their own folder (they must not import the package)",
 }
 

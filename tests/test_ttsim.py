@@ -12,7 +12,6 @@ import time
 
 import pytest
 
-import ttbench as tb
 from ttbench.core import BadInput
 from ttbench.tt.sim import env as sim_env
 from ttbench.tt.sim.executor import available

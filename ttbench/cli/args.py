@@ -74,10 +74,12 @@ def parse_compare(text: str) -> tuple:
     from ..run.stage_values import VALUE_STAGES  # lazy: imports torch (~2.5 s)
 
     parts = text.split(",")
+    if parts == ["ttnn", "ttsim"]:  # the TTNN program on the simulator against the interpreter, op by op
+        return tuple(parts)
     if len(parts) != 2 or any(p not in VALUE_STAGES for p in parts) or \
             VALUE_STAGES.index(parts[0]) >= VALUE_STAGES.index(parts[1]):
         raise BadInput(f"--compare takes EARLIER,LATER among {', '.join(VALUE_STAGES)} (e.g. stablehlo,ttnn), "
-                       f"not {text!r}")
+                       f"or ttnn,ttsim, not {text!r}")
     return tuple(parts)
 
 
@@ -112,14 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "globals); the weights go to weights.safetensors")
     p.add_argument("--functionalize", action="store_true",
                    help="dynamo frontend: rewrite in-place ops out of place before the import")
-    p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt"),
-                   help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt); writes run.json")
+    p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt", "ttsim"),
+                   help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt, ttsim: the TTNN program "
+                        "on Tenstorrent's simulator, see `make sim-env`); writes run.json")
     p.add_argument("--stage", choices=("fx", "stablehlo", "ttir", "ttnn"),
                    help="with --run: the stage to run (default stablehlo; ttnn for tt); ttir/ttnn on cpu execute "
                         "the compiler's own program in ttbench's interpreter (not the chip)")
     p.add_argument("--compare", metavar="EARLIER,LATER",
                    help="per-op numerics between two stages among torchfx, stablehlo, ttir, ttnn (e.g. "
-                        "stablehlo,ttnn): the first op that diverges; writes stage_compare.json")
+                        "stablehlo,ttnn), or ttnn,ttsim (each TTNN op on the simulator against the interpreter): "
+                        "the first op that diverges; writes stage_compare.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
     p.add_argument("--explorer", action="store_true",
                    help="with --out: also write each stage as a Model Explorer graph with ttbench's overlays "

@@ -31,6 +31,9 @@ def cmd_bringup(args) -> int:
         raise BadInput("--op-by-op and --chained need --run DEVICE")
     if args.stage and not args.run:
         raise BadInput("--stage picks the stage --run runs: give --run DEVICE too")
+    if args.run == "ttsim" and args.stage not in (None, "ttnn"):
+        raise BadInput(f"--run ttsim replays the TTNN program on the simulator: --stage ttnn (or leave it out), "
+                       f"not {args.stage}")
     if args.stage in ("ttir", "ttnn") and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
@@ -91,7 +94,7 @@ def cmd_bringup(args) -> int:
         print(f"tt: {tt.meta['target']}{extra}")
     extra, compared_ok, op_report = {}, True, None
     if args.run:
-        stage = args.stage or ("ttnn" if args.run == "tt" else "stablehlo")
+        stage = args.stage or ("ttnn" if args.run in ("tt", "ttsim") else "stablehlo")
         result = b.run(stage, device=args.run, weights=args.weights_file)
         against = f" (against {result.golden})" if result.golden else ""
         print(f"\nrun: {result.stage} on {result.device}: {'ok' if result.ok else 'FAILED'} - {result.message}"

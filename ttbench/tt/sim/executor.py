@@ -8,7 +8,6 @@ on an instruction it does not implement) is pinned to the op that was running, w
 """
 from __future__ import annotations
 
-import contextlib
 import glob
 import json
 import os
@@ -21,6 +20,7 @@ import numpy as np
 
 from ...proc.children import kill_group, start
 from ...proc.scratch import cache_dir, temp_folder
+from ...proc.shm_cleanup import remove, shm_leftovers
 from ..program import Program, ProgramOp, TensorType
 from ..plugin import plugin_lock
 from .env import env_python, side_env, simulator
@@ -65,10 +65,8 @@ class Simulated:
 
 def available() -> Optional[str]:
     """None when a replay can run here; else what is missing and how to get it, in one line."""
-    for piece in (side_env(), simulator()):
-        if not piece.available:
-            return f"{piece.name}: {piece.hint}"
-    return None
+    missing = [f"{piece.name}: {piece.hint}" for piece in (side_env(), simulator()) if not piece.available]
+    return "; ".join(missing) or None
 
 
 def _type(t: Optional[TensorType]):
@@ -113,31 +111,14 @@ def sim_env_vars() -> dict:
     """What tt-metal needs to run on ttsim instead of a chip; the kernel cache in ttbench's cache folder."""
     path = simulator().detail
     return {"TT_METAL_SIMULATOR": path, "TT_METAL_SLOW_DISPATCH_MODE": "1", "TT_METAL_DISABLE_SFPLOADMACRO": "1",
-            "TT_METAL_CACHE": os.path.join(cache_dir(), "ttsim-kernels"), "TT_METAL_LOGGER_LEVEL": "ERROR",
+            "TT_METAL_CACHE": os.environ.get("TTBENCH_TTSIM_KERNEL_CACHE") or os.path.join(cache_dir(),
+                                                                                              "ttsim-kernels"),
+            "TT_METAL_LOGGER_LEVEL": "ERROR",
             "PYTHONUNBUFFERED": "1"}
 
 
 def sim_lock_path() -> str:
     return os.path.join(cache_dir(), "ttsim.lock")
-
-
-# What tt-metal and the simulator leave in /dev/shm when they end (lock files, the simulated device's memory
-# segments): those this user made during a replay go when it ends (one replay at a time: the lock).
-_SHM_LEFTOVERS = ("TT_UMD_LOCK.", "tt_device_", "sm_segment.")
-
-
-def _shm_leftovers() -> set:
-    try:
-        names = os.listdir("/dev/shm")
-    except OSError:
-        return set()
-    found = set()
-    for name in names:
-        path = os.path.join("/dev/shm", name)
-        with contextlib.suppress(OSError):
-            if name.startswith(_SHM_LEFTOVERS) and os.lstat(path).st_uid == os.getuid():
-                found.add(path)
-    return found
 
 
 def simulate(program: Program, arguments: list, record: bool = False, seed: Optional[dict] = None,
@@ -166,7 +147,7 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         for (fn, name), value in (seed or {}).items():
             os.makedirs(os.path.join(job, "seed", fn), exist_ok=True)
             np.save(os.path.join(job, "seed", fn, f"{name}.npy"), _portable(value))
-        before = _shm_leftovers()
+        before = shm_leftovers()
         log_path = os.path.join(job, "log")
         t0 = time.perf_counter()
         with open(log_path, "w") as log:
@@ -177,9 +158,7 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         finally:
             kill_group(proc)
             _wait_for_cleaner(os.path.join(job, "cleaner.pid"))
-            for stale in _shm_leftovers() - before:
-                with contextlib.suppress(OSError):
-                    os.unlink(stale)
+            remove(shm_leftovers() - before)  # this replay's (one at a time: the lock)
         run.seconds = time.perf_counter() - t0
         log_text = open(log_path, errors="replace").read()
         _read_progress(run, os.path.join(job, "progress"))

@@ -22,12 +22,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "proc"))
-from parent_watch import watch_parent  # noqa: E402 - a plain module beside ttbench's other child scripts
+from parent_watch import watch_parent  # noqa: E402 - plain modules beside ttbench's other child scripts
+from shm_cleanup import clean_up_after_this_process  # noqa: E402
 
 HOST = "host"  # how an op computed on the host (ttnn lacks it) is marked
-NUMPY_DTYPES = {"f32": np.float32, "bf16": np.float32, "f16": np.float16, "si32": np.int32, "i32": np.int32,
-                "ui32": np.uint32, "ui16": np.uint16, "ui8": np.uint8, "i1": np.bool_, "f64": np.float64,
-                "si64": np.int64, "i64": np.int64}
 
 
 class Unsupported(Exception):
@@ -334,6 +332,18 @@ def _reduction(name):
     return run
 
 
+def _segments(op, rest, names):
+    """Optional operands by name, as operandSegmentSizes says which are present (positional when absent)."""
+    sizes = op["attributes"].get("operandSegmentSizes")
+    counts = [int(_number(c)) for c in sizes][1:] if isinstance(sizes, list) else [1] * len(rest)
+    found, at = {}, 0
+    for name, count in zip(names, counts):
+        if count and at < len(rest):
+            found[name] = rest[at]
+            at += count
+    return found
+
+
 def _arange(r, op, args):
     a, t = op["attributes"], op["result_types"][0]
     tiled, memory, held = read_layout(t)
@@ -398,17 +408,21 @@ OPS = {
     "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
     "where": lambda r, op, args: r.ttnn.where(args[0], args[1], args[2]),
     "cumsum": lambda r, op, args: r.ttnn.cumsum(args[0], int(_number(op["attributes"]["dim"]))),
+    "transpose": lambda r, op, args: r.ttnn.transpose(args[0], int(_number(op["attributes"]["dim0"])),
+                                                      int(_number(op["attributes"]["dim1"]))),
+    "pow_scalar": lambda r, op, args: r.ttnn.pow(args[0], float(_number(op["attributes"]["rhs"]))),
+    "pow_tensor": lambda r, op, args: r.ttnn.pow(args[0], args[1]),
     "layer_norm": lambda r, op, args: r.ttnn.layer_norm(
         args[0], epsilon=float(_number(op["attributes"].get("epsilon", 1e-12))),
-        weight=args[1] if len(args) > 1 else None, bias=args[2] if len(args) > 2 else None),
+        **_segments(op, args[1:], ("weight", "bias"))),
 }
 for _name in ("sum", "mean", "max", "min"):
     OPS[_name] = _reduction(_name)
 for _name in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "eq", "ne", "gt", "ge", "lt", "le",
-              "logical_and", "logical_or", "logical_xor", "pow"):
+              "logical_and", "logical_or", "logical_xor"):
     OPS[_name] = _binary(_name)
 for _name in ("relu", "gelu", "exp", "log", "sqrt", "rsqrt", "neg", "abs", "sigmoid", "tanh", "reciprocal", "sin",
-              "cos", "erf", "floor", "ceil", "silu", "sign", "logical_not"):
+              "cos", "erf", "floor", "ceil", "silu", "sign", "logical_not", "square"):
     OPS[_name] = _unary(_name)
 
 
@@ -423,45 +437,9 @@ def check(program):
                 raise Unsupported(f"{kind} (#{op['index']})")
 
 
-SHM_LEFTOVERS = ("TT_UMD_LOCK.", "tt_device_", "sm_segment.")  # what tt-metal and ttsim leave in /dev/shm
-
-
-def _shm_leftovers():
-    try:
-        return {n for n in os.listdir("/dev/shm") if n.startswith(SHM_LEFTOVERS)
-                and os.lstat(os.path.join("/dev/shm", n)).st_uid == os.getuid()}
-    except OSError:
-        return set()
-
-
-def clean_up_after_this_process(job):
-    """A forked helper that outlives this process by a moment: when it ends, however (its parent killed, then it
-    by the kernel), the helper removes the /dev/shm files made since now and exits. The parent's normal path
-    cleans up too; this one covers the paths where no code of ours runs."""
-    before = _shm_leftovers()
-    read_end, write_end = os.pipe()
-    helper = os.fork()
-    if helper == 0:
-        os.close(write_end)
-        os.setpgid(0, 0)  # out of the replay's process group: killing that group leaves the helper its work
-        try:
-            while os.read(read_end, 1):
-                pass
-        finally:
-            for name in _shm_leftovers() - before:
-                try:
-                    os.unlink(os.path.join("/dev/shm", name))
-                except OSError:
-                    pass
-            os._exit(0)
-    os.close(read_end)  # the write end stays open in this process only: its end is the helper's EOF
-    with open(os.path.join(job, "cleaner.pid"), "w") as f:  # the parent waits for it before the next replay
-        f.write(str(helper))
-
-
 def main(job):
     watch_parent()
-    clean_up_after_this_process(job)
+    clean_up_after_this_process(os.path.join(job, "cleaner.pid"))
     with open(os.path.join(job, "program.json")) as f:
         program = json.load(f)
     os.makedirs(os.path.join(job, "values"), exist_ok=True)
