@@ -29,6 +29,22 @@ def captured_graph_outputs(b, what: str) -> list:
     return [to_numpy(t) for t in call_in_fork(run, core.EAGER_TIMEOUT_S, what)]
 
 
+class NondeterministicGolden(Exception):
+    """Two eager runs of the model on the same inputs differ (random numbers drawn in forward, state it changes):
+    any PCC against its outputs would be noise, so there is none."""
+
+
+def check_deterministic(first: list, second: list) -> None:
+    for i, (a, b) in enumerate(zip(first, second)):
+        if a.shape != b.shape or not np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True):
+            diff = float(np.nanmax(np.abs(a.astype(np.float64) - b.astype(np.float64)))) \
+                if a.shape == b.shape and a.size else float("nan")
+            raise NondeterministicGolden(
+                f"the golden is not deterministic: two eager runs of the model on the same inputs differ (output "
+                f"{i}: max abs difference {diff:.4g}); the model draws random numbers or changes its own state in "
+                f"forward, so a PCC against it would mean nothing")
+
+
 def golden_outputs(b) -> tuple:
     """(numpy arrays of the model's outputs on b.example_inputs, which reference made them)."""
     model = b.model
@@ -50,9 +66,19 @@ def golden_outputs(b) -> tuple:
                            for m in mutations]
                 return [t.detach().clone() for t in updated + outputs]
 
+        def twice():
+            # A second run in the same forked copy (its generator goes on from the first; the caller's is never
+            # touched) shows a model whose outputs are not a function of its inputs. A model that updates its own
+            # state in place is run once: its second run would differ by design.
+            first = eager()
+            return first, (None if mutations else eager())
+
         # The user's code, contained (see children.call_in_fork); ContainedFailure says how it ended.
-        arrays = call_in_fork(eager, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")
-        return [to_numpy(t) for t in arrays], TORCH_EAGER
+        arrays, again = call_in_fork(twice, core.EAGER_TIMEOUT_S, "the golden (the model run eagerly)")
+        arrays = [to_numpy(t) for t in arrays]
+        if again is not None:
+            check_deterministic(arrays, [to_numpy(t) for t in again])
+        return arrays, TORCH_EAGER
     feeds = [to_numpy(x) for x in b.example_inputs]
     return call_in_fork(lambda: onnx_reference_outputs(model, feeds), core.EAGER_TIMEOUT_S,
                         "the golden (the ONNX model in onnxruntime)")
