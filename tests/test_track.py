@@ -173,3 +173,15 @@ def test_a_tenstorrent_stage_repro_is_the_ops_stablehlo_and_the_plugin_lines(tmp
     run = triage.run_script(str(tmp_path / "repro.py"), 300, tt=True)
     assert run.reached == "tt" and run.passed, run
     assert not triage.same_failure(run, "ttnn", found["error"])
+
+
+def test_the_dynamo_frontend_runs_on_the_same_sample_as_onnx_when_asked_for():
+    from ttbench.fleet.track import tracker
+    from ttbench import hf_zoo
+
+    archs = sorted(hf_zoo.architectures())[:8]
+    pairs = tracker.plan(archs, ("export", "onnx", "dynamo"), onnx_sample=3)
+    by_frontend = {f: [m for m, g in pairs if g == f] for f in ("export", "onnx", "dynamo")}
+    assert len(by_frontend["export"]) == 8 and len(by_frontend["dynamo"]) == 3
+    assert by_frontend["dynamo"] == by_frontend["onnx"]
+    assert not [g for _, g in tracker.plan(archs, onnx_sample=3) if g == "dynamo"]  # not unless asked for

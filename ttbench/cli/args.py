@@ -181,9 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("track", help="the model tracker: every transformers architecture of the zoo through every "
                                      "stage, failures triaged against the bare route, one reproduction per group")
     t.add_argument("--arch", help="comma-separated architectures (default: those the recorded census builds)")
-    t.add_argument("--frontends", default="export,onnx", help="export, onnx or both (default both: onnx on a sample)")
+    t.add_argument("--frontends", default="export,onnx", help="among export, onnx, dynamo (default export,onnx; "
+                                                              "onnx and dynamo on the sample)")
     t.add_argument("--onnx-sample", type=int, default=ONNX_SAMPLE, help="architectures also taken through the ONNX "
-                   f"exporter (default {ONNX_SAMPLE}, spread over the list; 0: none)")
+                   f"exporter, and dynamo when asked for (default {ONNX_SAMPLE}, spread over the list; 0: none)")
     t.add_argument("--out", help="write status.md, status.html, status.json and repros/ here (made if new)")
     t.add_argument("--jobs", type=int, default=2, help="parallel jobs (default 2)")
     t.add_argument("--no-tt", action="store_true", help="stop at stablehlo")

@@ -25,9 +25,10 @@ def html_page(result, models: list, counts: dict) -> str:
           (f"repros/{g.repro} " if g.repro else "") + {True: "(reproduces)", False: "(does not reproduce)",
                                                         None: ""}[g.reproduces] + f" {g.repro_note}", g.why]
          for i, g in enumerate(result.groups)], cls="ttbench-track-groups", scroll=False)
+    shown = ["export"] + [f for f in ("onnx", "dynamo") if any(f in m["furthest"] for m in models)]
     archs = html_table(
-        ("model", "export", "onnx", "pcc stablehlo", "pcc ttir", "pcc ttnn", "seconds", "failure"),
-        [[m["model"], m["furthest"].get("export", "-"), m["furthest"].get("onnx", ""),
+        ("model", *shown, "pcc stablehlo", "pcc ttir", "pcc ttnn", "seconds", "failure"),
+        [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
           *(_pcc(m["pcc"].get(s)) for s in ("stablehlo", "ttir", "ttnn")), f"{m['seconds']:.0f}",
           "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:200]}"
                     for f in m["failures"])] for m in models], cls="ttbench-track", scroll=False)

@@ -81,16 +81,25 @@ def markdown(result) -> str:
         state = {True: "reproduces", False: "does not reproduce", None: ""}[g.reproduces]
         lines.append(f"| {i + 1} | {g.verdict} | {g.stage} | {_esc(g.op) or '-'} | {len(g.jobs)} | "
                      f"{_esc(g.example[:160])} | {repro} {state} |")
+    models = model_rows(result)
+    shown = frontend_columns(models)
     lines += ["", "## Architectures", "",
-              "| model | export | onnx | pcc stablehlo | pcc ttir | pcc ttnn | seconds | failure |",
-              "|---|---|---|---|---|---|---|---|"]
-    for m in model_rows(result):
+              f"| model | {' | '.join(shown)} | pcc stablehlo | pcc ttir | pcc ttnn | seconds | failure |",
+              "|---|" + "---|" * (len(shown) + 5)]
+    for m in models:
         fail = "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:120]}"
                          for f in m["failures"])
-        lines.append(f"| {m['model']} | {m['furthest'].get('export', '-')} | {m['furthest'].get('onnx', '')} | "
+        furthest = [m["furthest"].get(f, "-" if f == "export" else "") for f in shown]
+        lines.append(f"| {m['model']} | " + " | ".join(furthest) + " | "
                      + " | ".join(_pcc(m["pcc"].get(s)) for s in STAGE_PCC)
                      + f" | {m['seconds']:.0f} | {_esc(fail)} |")
     return "\n".join(lines) + "\n"
+
+
+def frontend_columns(models: list) -> list:
+    """The frontends the run took, in the tracker's order: export always, onnx and dynamo where any row has them."""
+    taken = {f for m in models for f in m["furthest"]}
+    return ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
 
 
 def _esc(text: str) -> str:

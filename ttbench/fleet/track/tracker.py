@@ -19,7 +19,8 @@ from .. import results_db, sweep
 from . import triage as tr
 
 ONNX_SAMPLE = 12  # architectures that also go through the ONNX exporter (spread evenly over the sorted list)
-FRONTENDS = ("export", "onnx")
+FRONTENDS = ("export", "onnx", "dynamo")  # dynamo, when asked for, on the same sample as ONNX
+DEFAULT_FRONTENDS = ("export", "onnx")
 
 
 @dataclass
@@ -45,9 +46,9 @@ class TrackResult:
         return [(n, max(per_job * max(self.whole, len(times)) / (n * self.jobs), max(times))) for n in nodes]
 
 
-def plan(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = ONNX_SAMPLE) -> list:
+def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample: int = ONNX_SAMPLE) -> list:
     """(model, frontend) pairs: every architecture through export; `onnx_sample` of them, spread evenly, through
-    the ONNX exporter too. `archs` default: those the recorded census found to build and run eagerly."""
+    the ONNX exporter and (when in `frontends`) torch.compile's dynamo capture too. `archs` default: those the recorded census found to build and run eagerly."""
     every = hf_zoo.architectures()
     if archs is None:
         census = hf_zoo.recorded_census()
@@ -67,12 +68,13 @@ def plan(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = O
     sample = set(archs[::step][:onnx_sample]) if step else set()
     todo = [(hf_zoo.PREFIX + a, "export") for a in archs if "export" in frontends]
     todo += [(hf_zoo.PREFIX + a, "onnx") for a in archs if "onnx" in frontends and a in sample]
+    todo += [(hf_zoo.PREFIX + a, "dynamo") for a in archs if "dynamo" in frontends and a in sample]
     return todo
 
 
-def track(archs: Optional[list] = None, frontends=FRONTENDS, onnx_sample: int = ONNX_SAMPLE, jobs: int = 2,
-          tt: bool = True, triage: bool = True, repro_root: Optional[str] = None, db_path: Optional[str] = None,
-          label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
+def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample: int = ONNX_SAMPLE,
+          jobs: int = 2, tt: bool = True, triage: bool = True, repro_root: Optional[str] = None,
+          db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
           timeout: float = sweep.JOB_TIMEOUT_S, from_run: Optional[str] = None) -> TrackResult:
     """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
     written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
