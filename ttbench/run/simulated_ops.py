@@ -53,7 +53,7 @@ class SimulatedOps:
         self.host_ops.update(run.host_ops)
         self.refused.update(run.op_errors)
         if run.aborted_at is not None:
-            self.aborted[run.aborted_at] = run.abort_line
+            (self.refused if run.refused else self.aborted)[run.aborted_at] = run.abort_line
 
 
 def _program_and_results(b) -> tuple:
@@ -157,7 +157,7 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
             if op.index in done.host_ops:
                 row.note = "computed on the host: the ttnn wheel lacks this op"
         elif done.stopped_at is not None:
-            row.error = f"not run: the simulator stopped at op #{done.stopped_at}"
+            row.error = f"not run: the replay stopped at op #{done.stopped_at}"
         else:
             row.error = "no value: the op produced no tensor"
         if mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:

@@ -226,8 +226,8 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
     if not run.finished:
         op = by_index.get(run.aborted_at)
         where = f" at {op.location}" if op is not None and op.location else ""
-        result.message = (f"the simulator stopped at op #{run.aborted_at} ({op.name if op else '?'}{where}): "
-                          f"{run.abort_line}")
+        what = "ttnn refused" if run.refused else "the simulator stopped at"
+        result.message = f"{what} op #{run.aborted_at} ({op.name if op else '?'}{where}): {run.abort_line}"
         return result
     result.run_seconds = run.run_seconds
     _compare_with_golden(b, result, run.outputs, expected)

@@ -52,8 +52,9 @@ class Simulated:
     op_seconds: dict = field(default_factory=dict)  # op index -> seconds on the simulator
     host_ops: list = field(default_factory=list)  # op indices computed on the host (ttnn lacks them)
     op_errors: dict = field(default_factory=dict)  # isolated: op index -> what ttnn said when it refused the op
-    aborted_at: Optional[int] = None  # the op running when the simulator stopped
-    abort_line: str = ""  # what the simulator said
+    aborted_at: Optional[int] = None  # the op running when the simulator stopped (or ttnn refused, see refused)
+    abort_line: str = ""  # what the simulator (or ttnn) said
+    refused: bool = False  # ttnn raised on that op (the simulator itself did not stop)
     open_seconds: float = 0.0
     run_seconds: float = 0.0
     seconds: float = 0.0  # wall time of the child, start to end
@@ -179,6 +180,7 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             raise NotSimulated(f"the ttsim replay does not know {result['unsupported']} yet")
         if result.get("op_error"):  # ttnn refused an op: that op's row, with ttnn's words
             run.aborted_at, run.abort_line = result["op_error"]["index"], result["op_error"]["message"]
+            run.refused = True
             _read_values(run, job)
             return run
         run.open_seconds, run.run_seconds = result.get("open_seconds", 0.0), result.get("run_seconds", 0.0)
@@ -196,8 +198,8 @@ def _portable(array) -> np.ndarray:
 
 
 def _wait_for_cleaner(pid_file: str, timeout: float = 10.0) -> None:
-    """The replay's clean-up helper (replay.clean_up_after_this_process) finishing, so it cannot remove what the
-    next replay makes."""
+    """The replay's clean-up helper (proc/shm_cleanup.py) finishing, so it cannot remove what the next replay
+    makes."""
     try:
         pid = int(open(pid_file).read())
     except (OSError, ValueError):

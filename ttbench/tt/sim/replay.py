@@ -33,6 +33,7 @@ class Unsupported(Exception):
 
 
 def ttnn_dtype(ttnn, element):
+    # booleans (i1) live on the device as bf16 0/1, as tt-mlir lays them out
     table = {"f32": ttnn.float32, "bf16": ttnn.bfloat16, "si32": ttnn.int32, "i32": ttnn.int32,
              "ui32": ttnn.uint32, "ui16": ttnn.uint16, "ui8": ttnn.uint8, "i1": ttnn.bfloat16}
     if element not in table:
@@ -63,8 +64,7 @@ class Replay:
         self.record, self.seeded = record, seeded
         self.cache = {}
         self.progress = open(os.path.join(job, "progress"), "a", buffering=1)
-        self.host_ops = []
-        self.started = None
+        self.started = None  # the index of the op running (a ttnn refusal names it)
 
     # -- tensors --------------------------------------------------------------------------------------------
     def memory_config(self, memory):
@@ -129,14 +129,8 @@ class Replay:
         for op in fn["ops"]:
             kind = op["name"]
             if kind == "ttnn.deallocate":
-                continue  # the value may be recorded or seeded later; Python frees it with the last reference
-            args = []
-            for i, operand in enumerate(op["operands"]):
-                seed = self.seeded.get((name, operand))
-                if seed is not None and op["operand_types"][i] is not None:
-                    args.append(self.from_host(np.load(seed), op["operand_types"][i]))
-                else:
-                    args.append(env[operand])
+                continue  # Python frees the value with its last reference
+            args = [env[operand] for operand in op["operands"]]
             self.progress.write(f"start {op['index']}\n")
             self.started = op["index"]
             t0 = time.perf_counter()
