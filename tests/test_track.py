@@ -92,7 +92,7 @@ def test_bad_tracker_input_is_one_line_before_any_work(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "out" / "repros").symlink_to(tmp_path / "elsewhere")  # the old repros are removed: not through this
     for args, needle in ((["--arch", "no_such_arch"], "unknown transformers architecture"),
-                         (["--arch", "bert", "--frontends", "dynamo"], "runs the frontends"),
+                         (["--arch", "bert", "--frontends", "tflite"], "runs the frontends"),
                          (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample"),
                          (["--arch", "bert", "--update-known"], "--update-known needs --out"),
                          (["--arch", "bert", "--out", str(tmp_path / "out")], "is a symlink")):
