@@ -185,3 +185,19 @@ def test_the_dynamo_frontend_runs_on_the_same_sample_as_onnx_when_asked_for():
     assert len(by_frontend["export"]) == 8 and len(by_frontend["dynamo"]) == 3
     assert by_frontend["dynamo"] == by_frontend["onnx"]
     assert not [g for _, g in tracker.plan(archs, onnx_sample=3) if g == "dynamo"]  # not unless asked for
+
+
+def test_a_second_track_run_is_compared_with_the_first_and_a_regression_is_flagged(tracked):
+    """Nightly gating: each track run is compared with the previous one in the database. Without the planted
+    fault hf/bert gets further (no regression); with it again, hf/bert falls back, and the run says it regressed."""
+    _, _, db = tracked
+    better = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
+    assert "no history" not in better.history and not better.regressed, better.history
+    old = os.environ.copy()
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    try:
+        worse = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    assert worse.regressed and "hf/bert" in worse.history, worse.history
