@@ -402,6 +402,11 @@ OPS = {
     "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
     "where": lambda r, op, args: r.ttnn.where(args[0], args[1], args[2]),
     "cumsum": lambda r, op, args: r.ttnn.cumsum(args[0], int(_number(op["attributes"]["dim"]))),
+    "pad": lambda r, op, args: r.ttnn.pad(
+        args[0], [tuple(int(_number(x)) for x in pair) for pair in zip(op["attributes"]["padding"][0::2],
+                                                                        op["attributes"]["padding"][1::2])],
+        float(_number(op["attributes"].get("value", 0.0))),
+        use_multicore=bool(op["attributes"].get("use_multicore", True))),
     "transpose": lambda r, op, args: r.ttnn.transpose(args[0], int(_number(op["attributes"]["dim0"])),
                                                       int(_number(op["attributes"]["dim1"]))),
     "pow_scalar": lambda r, op, args: r.ttnn.pow(args[0], float(_number(op["attributes"]["rhs"]))),
