@@ -14,6 +14,7 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Optional
 
 import numpy as np
@@ -21,6 +22,8 @@ import numpy as np
 from ...proc.children import kill_group, start
 from ...proc.scratch import cache_dir, temp_folder
 from ...proc.shm_cleanup import remove, shm_leftovers
+from ...io.arrays import to_numpy
+from ..interp import HANDLERS, Unsupported
 from ..program import Program, ProgramOp, TensorType
 from ..plugin import plugin_lock
 from .env import env_python, side_env, simulator
@@ -145,6 +148,9 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         os.makedirs(os.path.join(job, "args"))
         for i, a in enumerate(arguments):
             np.save(os.path.join(job, "args", f"{i}.npy"), _portable(a))
+        for index, value in _constants(program).items():
+            os.makedirs(os.path.join(job, "constants"), exist_ok=True)
+            np.save(os.path.join(job, "constants", f"{index}.npy"), _portable(value))
         for (fn, name), value in (seed or {}).items():
             os.makedirs(os.path.join(job, "seed", fn), exist_ok=True)
             np.save(os.path.join(job, "seed", fn, f"{name}.npy"), _portable(value))
@@ -188,6 +194,20 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         run.aborted_at = None  # finished: the last op started also ended (a refused one is in op_errors)
         _read_values(run, job)
     return run
+
+
+def _constants(program: Program) -> dict:
+    """op index -> the value of each `ttnn.constant`, read by the interpreter's own reader of dense literals and
+    resource blobs (one reader of what the IR states); the replay places it as the op's result type says."""
+    found = {}
+    for p in program.ops():
+        if p.name == "ttnn.constant":
+            try:
+                value = HANDLERS[p.name].fn(SimpleNamespace(program=program), p, [])
+            except Unsupported as exc:
+                raise NotSimulated(str(exc)) from exc
+            found[p.op.index] = to_numpy(value)
+    return found
 
 
 def _portable(array) -> np.ndarray:

@@ -402,6 +402,8 @@ OPS = {
     "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
     "where": lambda r, op, args: r.ttnn.where(args[0], args[1], args[2]),
     "cumsum": lambda r, op, args: r.ttnn.cumsum(args[0], int(_number(op["attributes"]["dim"]))),
+    "constant": lambda r, op, args: r.from_host(np.load(os.path.join(r.job, "constants", f"{op['index']}.npy")),
+                                                op["result_types"][0]),
     "pad": lambda r, op, args: r.ttnn.pad(
         args[0], [tuple(int(_number(x)) for x in pair) for pair in zip(op["attributes"]["padding"][0::2],
                                                                         op["attributes"]["padding"][1::2])],
