@@ -119,3 +119,20 @@ def _replays() -> list:
             if any(c.endswith(b"tt/sim/replay.py") for c in cmd):
                 found.append(int(pid))
     return found
+
+
+def test_the_readme_lists_every_op_kind_the_replay_knows():
+    import importlib.util
+    import re
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("replay", os.path.join(here, "ttbench", "tt", "sim", "replay.py"))
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    readme = open(os.path.join(here, "README.md")).read()
+    listed = readme[readme.index("The op kinds the replay knows:"):]
+    listed = " ".join(listed[:listed.index("\n\n")].split())
+    names = set(re.findall(r"[a-z_0-9]+", listed.replace("logical_and/not/or/xor", "logical_and logical_not "
+                                                                                    "logical_or logical_xor")))
+    missing = sorted(k for k in replay.OPS if k not in names and k != "get_device")
+    assert not missing, f"README does not list {missing}"
