@@ -108,6 +108,10 @@ def build(path: Optional[str] = None) -> int:
     if os.path.isfile(stamp) and open(stamp).read().strip() == want:
         print(f"sim env: {path} is ready ({want})")
         return 0
+    if not os.path.isfile(LOCK):
+        print(f"sim env: {LOCK} is not here: make the side environment from a ttbench checkout (make sim-env)",
+              file=sys.stderr)
+        return 2
     python = find_python312()
     if python is None:
         print("sim env: needs a Python 3.12 interpreter (pyenv install 3.12, or apt-get install python3.12)",
