@@ -136,3 +136,16 @@ def test_the_readme_lists_every_op_kind_the_replay_knows():
                                                                                     "logical_or logical_xor")))
     missing = sorted(k for k in replay.OPS if k not in names and k != "get_device")
     assert not missing, f"README does not list {missing}"
+
+
+@needs_ttsim
+def test_a_bug_of_the_replay_itself_is_an_internal_error_not_ttnn_s_refusal(zoo_bringup, monkeypatch):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    monkeypatch.setenv("TTBENCH_TTSIM_REPLAY_FAULT", "bug:ttnn.matmul")
+    whole = b.run("ttnn", device="ttsim")
+    assert not whole.executed and "internal error in ttbench's ttsim replay" in whole.message, whole.message
+    assert "ttnn refused" not in whole.message
+    report = b.op_by_op(device="ttsim", progress=False)
+    matmuls = [r for r in report.rows if r.op == "ttnn.matmul"]
+    assert matmuls and all("internal error" in r.error for r in matmuls)
+    assert all(r.ok for r in report.rows if r.op != "ttnn.matmul")

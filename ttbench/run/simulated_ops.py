@@ -18,11 +18,10 @@ from typing import Optional
 
 import torch
 
-from ..core import BadInput, OpByOpMode
+from ..core import REPORT_BUGS, BadInput, InternalError, OpByOpMode
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
-from ..tt.interp import PRODUCER as INTERPRETER, Unsupported, interpret
-from ..tt.interp import InterpreterBug
+from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, Unsupported, interpret
 from ..tt.program import Program, ProgramError, parse_program
 from ..tt.sim.executor import PRODUCER as SIMULATOR, NotSimulated, Simulated, simulate
 from .compare import compare
@@ -44,6 +43,7 @@ class SimulatedOps:
         self.seconds: dict = {}
         self.host_ops: set = set()
         self.refused: dict = {}  # op index -> what ttnn said
+        self.internal: dict = {}  # op index -> the replay's own failure (ttbench's bug)
         self.aborted: dict = {}  # op index -> what the simulator said when it stopped there
         self.stopped_at: Optional[int] = None  # chained: the abort after which nothing has a value
 
@@ -52,6 +52,7 @@ class SimulatedOps:
         self.seconds.update(run.op_seconds)
         self.host_ops.update(run.host_ops)
         self.refused.update(run.op_errors)
+        self.internal.update(run.internal_errors)
         if run.aborted_at is not None:
             (self.refused if run.refused else self.aborted)[run.aborted_at] = run.abort_line
 
@@ -69,7 +70,7 @@ def _program_and_results(b) -> tuple:
         raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter, which cannot run "
                        f"this program: {exc}") from exc
     except (InterpreterBug, ProgramError) as exc:
-        raise BadInput(f"internal error in ttbench's interpreter: {exc}") from exc
+        raise InternalError(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
     return program, run
 
 
@@ -107,7 +108,8 @@ def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, pro
         if mode == OpByOpMode.CHAINED:
             run = simulate(program, arguments, record=True, on_op=tick, **kwargs)
             result.add(run)
-            result.stopped_at = run.aborted_at
+            stops = [run.aborted_at] if run.aborted_at is not None else list(run.internal_errors)
+            result.stopped_at = stops[0] if stops else None
             return result
         seeds = _seeds(program, list(b.argument_values), interpreted.results)
         skip = None
@@ -140,7 +142,9 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
                     inputs=[f"{'x'.join(map(str, t.shape))} {t.element}" for t in p.operand_types if t is not None],
                     locations=[str(op.location)] if op.location else [], furthest_stage="ttnn",
                     nodes=[f"#{op.index}"], seconds=done.seconds.get(op.index, 0.0))
-        if op.index in done.aborted:
+        if op.index in done.internal:
+            row.error = f"internal error in ttbench's ttsim replay: {done.internal[op.index]} ({REPORT_BUGS})"
+        elif op.index in done.aborted:
             row.furthest_stage, row.error = "ttsim", f"the simulator aborted: {done.aborted[op.index]}"
         elif op.index in done.refused:
             row.error = f"ttnn refused it: {done.refused[op.index]}"

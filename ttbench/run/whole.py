@@ -223,6 +223,12 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
         result.message = f"not run: {exc}"
         return result
     by_index = {p.op.index: p.op for p in program.ops()}
+    if run.internal_errors:
+        index, message = next(iter(run.internal_errors.items()))
+        op = by_index.get(index)
+        result.message = (f"not run: internal error in ttbench's ttsim replay at op #{index} "
+                          f"({op.name if op else '?'}): {message} ({REPORT_BUGS})")
+        return result
     if not run.finished:
         op = by_index.get(run.aborted_at)
         where = f" at {op.location}" if op is not None and op.location else ""

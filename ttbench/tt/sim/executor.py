@@ -39,11 +39,7 @@ _ABORT_RE = re.compile(r"(UnimplementedFunctionality[^\n]*|TT_FATAL[^\n]*|TT_THR
 
 class NotSimulated(Exception):
     """Why the simulator could not run the program at all: a missing piece (with how to get it), an op kind the
-    replay does not know, or (internal=True) ttbench's own failure."""
-
-    def __init__(self, message: str, internal: bool = False):
-        super().__init__(message)
-        self.internal = internal
+    replay does not know, the simulator stopping before the program started."""
 
 
 @dataclass
@@ -55,6 +51,7 @@ class Simulated:
     op_seconds: dict = field(default_factory=dict)  # op index -> seconds on the simulator
     host_ops: list = field(default_factory=list)  # op indices computed on the host (ttnn lacks them)
     op_errors: dict = field(default_factory=dict)  # isolated: op index -> what ttnn said when it refused the op
+    internal_errors: dict = field(default_factory=dict)  # op index -> the replay's own failure there (ttbench's bug)
     aborted_at: Optional[int] = None  # the op running when the simulator stopped (or ttnn refused, see refused)
     abort_line: str = ""  # what the simulator (or ttnn) said
     refused: bool = False  # ttnn raised on that op (the simulator itself did not stop)
@@ -184,9 +181,12 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             result = json.load(f)
         if result.get("unsupported"):
             raise NotSimulated(f"the ttsim replay does not know {result['unsupported']} yet")
-        if result.get("op_error"):  # ttnn refused an op: that op's row, with ttnn's words
-            run.aborted_at, run.abort_line = result["op_error"]["index"], result["op_error"]["message"]
-            run.refused = True
+        if result.get("op_error"):  # an op failed and the replay stopped there: ttnn refused it, or ttbench's bug
+            index, message = result["op_error"]["index"], result["op_error"]["message"]
+            if result["op_error"].get("internal"):
+                run.internal_errors[index], run.aborted_at = message, None
+            else:
+                run.aborted_at, run.abort_line, run.refused = index, message, True
             _read_values(run, job)
             return run
         run.open_seconds, run.run_seconds = result.get("open_seconds", 0.0), result.get("run_seconds", 0.0)
@@ -264,8 +264,9 @@ def _read_progress(run: Simulated, progress: str) -> None:
         parts = line.split()
         if parts[:1] == ["start"]:
             started = int(parts[1])
-        elif parts[:1] == ["failed"]:
-            run.op_errors[int(parts[1])] = json.loads(line.split(" ", 2)[2])
+        elif parts[:1] in (["failed"], ["bug"]):
+            (run.op_errors if parts[0] == "failed" else run.internal_errors)[int(parts[1])] = \
+                json.loads(line.split(" ", 2)[2])
             started = None
         elif parts[:1] == ["done"] and len(parts) >= 4:
             index = int(parts[1])

@@ -172,8 +172,9 @@ class Replay:
                                 self.to_host(results[0], op["result_types"][0]))
                 except Unsupported:
                     raise
-                except Exception as exc:  # ttnn refused this op: its row says so, the next op goes on
-                    self.progress.write(f"failed {op['index']} {json.dumps(f'{type(exc).__name__}: {exc}'[:800])}\n")
+                except Exception as exc:  # this op's row says what happened; the next op goes on
+                    kind = "bug" if is_ours(exc) else "failed"
+                    self.progress.write(f"{kind} {op['index']} {json.dumps(f'{type(exc).__name__}: {exc}'[:800])}\n")
                     continue
                 self.progress.write(f"done {op['index']} {time.perf_counter() - t0:.6f} {how}\n")
 
@@ -184,6 +185,8 @@ class Replay:
         return seed
 
     def execute(self, op, args):
+        if os.environ.get("TTBENCH_TTSIM_REPLAY_FAULT") == f"bug:{op['name']}":  # tests: a bug of the replay's own
+            raise KeyError(f"planted replay bug at {op['name']}")
         kind = op["name"].split(".", 1)[1]
         handler = OPS.get(kind)
         if handler is None:
@@ -427,6 +430,13 @@ for _name in ("relu", "gelu", "exp", "log", "sqrt", "rsqrt", "neg", "abs", "sigm
     OPS[_name] = _unary(_name)
 
 
+def is_ours(exc) -> bool:
+    """Whether an op's failure is the replay's own bug rather than ttnn's refusal: ttnn's checks arrive as a
+    RuntimeError naming TT_FATAL or TT_THROW; anything else (a KeyError in a handler, a call with wrong
+    arguments) is ttbench's."""
+    return not (isinstance(exc, RuntimeError) and ("TT_FATAL" in str(exc) or "TT_THROW" in str(exc)))
+
+
 def check(program):
     """Every op kind known before the device opens (an unknown one refuses the run: nothing half-done)."""
     for fn in program["functions"].values():
@@ -480,8 +490,9 @@ def main(job):
         result["outputs"] = len(outputs)
     except Unsupported as exc:
         result["unsupported"] = str(exc)
-    except Exception as exc:  # ttnn refused an op (TT_THROW and kin arrive as RuntimeError): that op's row
-        result["op_error"] = {"index": replay.started, "message": f"{type(exc).__name__}: {exc}"[:800]}
+    except Exception as exc:  # an op failed: ttnn refused it, or (is_ours) the replay's own code did
+        result["op_error"] = {"index": replay.started, "message": f"{type(exc).__name__}: {exc}"[:800],
+                              "internal": is_ours(exc)}
     finally:
         ttnn.close_device(device)
         _write(job, result)
