@@ -110,7 +110,7 @@ class Bringup:
         return self._findings
 
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-            pcc: float = 0.99, timeout: float = 600.0, expected=None, weights=None, precision: str = "ir"):
+            pcc: float = 0.99, timeout: Optional[float] = None, expected=None, weights=None, precision: str = "ir"):
         """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
         with the golden: the model run eagerly in PyTorch, onnxruntime for an ONNX file, or the arrays given as
         `expected` (your own reference outputs, in output order). `weights` (see load_weights) gives a model
@@ -118,7 +118,9 @@ class Bringup:
 
         stage "ttir" or "ttnn" with device="cpu" executes the compiler's own program op by op in ttbench's
         interpreter (the result's device reads "cpu · TTNN semantics": it checks the program, not the chip's
-        kernels); precision="bf16" rounds every float result to bf16 there. -> RunResult"""
+        kernels); precision="bf16" rounds every float result to bf16 there. stage "ttnn" with device="ttsim"
+        replays the program as ttnn calls on Tenstorrent's simulator (`make sim-env`, TTBENCH_TTSIM; see README).
+        timeout: seconds for the run (default 600, 1800 on ttsim: a cold run compiles every kernel). -> RunResult"""
         self._require_values("running a stage", weights)
 
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,

@@ -18,7 +18,7 @@ from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from ..tt.program import ProgramError, parse_program
-from ..tt.sim.executor import PRODUCER as SIM_PRODUCER, NotSimulated, simulate
+from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIM_PRODUCER, NotSimulated, simulate
 from .compare import compare
 from .devices import device as find_device
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
@@ -90,9 +90,11 @@ def interpreter_device(stage: str) -> str:
 
 
 def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
-              pcc: float = 0.99, timeout: float = DEFAULT_TIMEOUT_S, expected=None,
+              pcc: float = 0.99, timeout: Optional[float] = None, expected=None,
               precision: str = "ir") -> RunResult:
     _validate(b, stage)
+    if timeout is None:
+        timeout = SIM_TIMEOUT_S if device == "ttsim" else DEFAULT_TIMEOUT_S
     if precision not in PRECISIONS:
         raise BadInput(f"unknown precision {precision!r}: choose one of {', '.join(PRECISIONS)}")
     if precision != "ir" and not (stage in PROGRAM_STAGES and device == "cpu"):
@@ -217,7 +219,7 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
     steps = sum(op.name != "ttnn.deallocate" for op in program.ops())
     try:
         with progress_bar(steps, "ttnn on ttsim") as shown:
-            run = simulate(program, [to_numpy(v) for v in b.argument_values], timeout=max(timeout, 60.0),
+            run = simulate(program, [to_numpy(v) for v in b.argument_values], timeout=timeout,
                            on_op=lambda index: shown.update(1))
     except NotSimulated as exc:
         result.message = f"not run: {exc}"

@@ -86,7 +86,8 @@ def simulator() -> Piece:
 
 def find_python312() -> Optional[str]:
     """A Python 3.12 interpreter: on PATH, or one of pyenv's."""
-    for candidate in [shutil.which("python3.12")] + sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))):
+    pyenv = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")))
+    for candidate in [shutil.which("python3.12")] + pyenv:
         if candidate and run_once([candidate, "-c", "import sys; assert sys.version_info[:2] == (3, 12)"], 60).ok:
             return candidate
     return None
