@@ -19,10 +19,10 @@ from typing import Optional
 
 import numpy as np
 
+from ...io.arrays import to_numpy
 from ...proc.children import kill_group, start
 from ...proc.scratch import cache_dir, temp_folder
 from ...proc.shm_cleanup import remove, shm_leftovers
-from ...io.arrays import to_numpy
 from ..interp import HANDLERS, Unsupported
 from ..program import Program, ProgramOp, TensorType
 from ..plugin import plugin_lock
