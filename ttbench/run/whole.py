@@ -216,6 +216,15 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
     except ProgramError as exc:
         result.message = f"not run: internal error in ttbench's TTNN reader: {exc} ({REPORT_BUGS})"
         return result
+    main = program.main
+    values = list(b.argument_values)
+    wrong = [f"argument {i} is {tuple(v.shape)}, @{main.name}'s parameter {i} is {t}"
+             for i, (v, t) in enumerate(zip(values, main.argument_types))
+             if t is not None and tuple(v.shape) != t.shape]
+    if len(values) != len(main.arguments) or wrong:  # never feed values to the wrong parameters
+        result.message = (f"not run: {wrong[0]}" if wrong else f"not run: @{main.name} takes {len(main.arguments)} "
+                          f"arguments, the bringup has {len(values)}")
+        return result
     steps = sum(op.name != "ttnn.deallocate" for op in program.ops())
     try:
         with progress_bar(steps, "ttnn on ttsim") as shown:
