@@ -149,3 +149,14 @@ def test_a_bug_of_the_replay_itself_is_an_internal_error_not_ttnn_s_refusal(zoo_
     matmuls = [r for r in report.rows if r.op == "ttnn.matmul"]
     assert matmuls and all("internal error" in r.error for r in matmuls)
     assert all(r.ok for r in report.rows if r.op != "ttnn.matmul")
+
+
+def test_arguments_that_do_not_fit_the_program_are_refused_before_the_replay(zoo_bringup):
+    import copy
+
+    import torch
+
+    b = copy.copy(zoo_bringup("mlp", "export", "args", tt=True))
+    b.argument_values = [torch.zeros(3, 3)] + list(b.argument_values[1:])
+    result = b.run("ttnn", device="ttsim")
+    assert not result.executed and "argument 0 is (3, 3)" in result.message, result.message
