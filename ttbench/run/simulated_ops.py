@@ -56,6 +56,17 @@ class SimulatedOps:
         if run.aborted_at is not None:
             (self.refused if run.refused else self.aborted)[run.aborted_at] = run.abort_line
 
+    def failure(self, index: int) -> Optional[tuple]:
+        """(how far the op got, what stopped it) for an op that gave no value because something stopped it: the
+        replay's own bug, a simulator abort (the op reached the simulator) or ttnn's refusal; None otherwise."""
+        if index in self.internal:
+            return "ttnn", f"internal error in ttbench's ttsim replay: {self.internal[index]} ({REPORT_BUGS})"
+        if index in self.aborted:
+            return "ttsim", f"the simulator aborted: {self.aborted[index]}"
+        if index in self.refused:
+            return "ttnn", f"ttnn refused it: {self.refused[index]}"
+        return None
+
 
 def _program_and_results(b) -> tuple:
     if "ttnn" not in b.stages:
@@ -142,12 +153,9 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
                     inputs=[f"{'x'.join(map(str, t.shape))} {t.element}" for t in p.operand_types if t is not None],
                     locations=[str(op.location)] if op.location else [], furthest_stage="ttnn",
                     nodes=[f"#{op.index}"], seconds=done.seconds.get(op.index, 0.0))
-        if op.index in done.internal:
-            row.error = f"internal error in ttbench's ttsim replay: {done.internal[op.index]} ({REPORT_BUGS})"
-        elif op.index in done.aborted:
-            row.furthest_stage, row.error = "ttsim", f"the simulator aborted: {done.aborted[op.index]}"
-        elif op.index in done.refused:
-            row.error = f"ttnn refused it: {done.refused[op.index]}"
+        failure = done.failure(op.index)
+        if failure is not None:
+            row.furthest_stage, row.error = failure
         elif op.index in done.values:
             row.furthest_stage, row.pcc_from = "ttsim", PCC_FROM
             reference = done.interpreted.get(op.index)

@@ -333,13 +333,9 @@ def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) 
     for index, op in by_index.items():
         if op.name.endswith(_NOT_COMPARED_SUFFIXES):
             continue
-        if index in done.internal:
-            result.unmatched.append(OpMatch(op, None, reason=f"internal error in ttbench's ttsim replay: "
-                                                             f"{done.internal[index]}"))
-        elif index in done.aborted:
-            result.unmatched.append(OpMatch(op, None, reason=f"the simulator aborted: {done.aborted[index]}"))
-        elif index in done.refused:
-            result.unmatched.append(OpMatch(op, None, reason=f"ttnn refused it: {done.refused[index]}"))
+        failure = done.failure(index)
+        if failure is not None:
+            result.unmatched.append(OpMatch(op, None, reason=failure[1]))
         elif index in done.values and done.interpreted.get(index):
             found = _compare_value(done.values[index].astype(np.float64),
                                    to_numpy(done.interpreted[index][0]).astype(np.float64))
