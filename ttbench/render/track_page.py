@@ -11,11 +11,8 @@ _STYLE = ("<style>body{font:13px sans-serif;margin:1em}table{border-collapse:col
           "padding:2px 6px;vertical-align:top}pre{background:#f6f8fa;padding:6px}</style>")
 
 
-def _pcc(value) -> str:
-    return "-" if value is None else f"{value:.6f}"
-
-
-def html_page(result, models: list, counts: dict) -> str:
+def html_page(result, architectures: tuple, counts: dict) -> str:
+    """The page; `architectures` is (header, rows of plain-text cells), escaped here like everything else."""
     esc = html.escape
     versions = ", ".join(f"{k} {v}" for k, v in result.versions.items() if v)
     groups = html_table(
@@ -25,13 +22,7 @@ def html_page(result, models: list, counts: dict) -> str:
           (f"repros/{g.repro} " if g.repro else "") + {True: "(reproduces)", False: "(does not reproduce)",
                                                         None: ""}[g.reproduces] + f" {g.repro_note}", g.why]
          for i, g in enumerate(result.groups)], cls="ttbench-track-groups", scroll=False)
-    shown = ["export"] + [f for f in ("onnx", "dynamo") if any(f in m["furthest"] for m in models)]
-    archs = html_table(
-        ("model", *shown, "pcc stablehlo", "pcc ttir", "pcc ttnn", "seconds", "failure"),
-        [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
-          *(_pcc(m["pcc"].get(s)) for s in ("stablehlo", "ttir", "ttnn")), f"{m['seconds']:.0f}",
-          "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:200]}"
-                    for f in m["failures"])] for m in models], cls="ttbench-track", scroll=False)
+    archs = html_table(*architectures, cls="ttbench-track", scroll=False)
     projection = html_table(("nodes", "wall time"), [[str(n), human_seconds(s)] for n, s in result.projection()],
                             scroll=False)
     return ("<!doctype html><meta charset='utf-8'><title>ttbench model tracker</title>" + _STYLE

@@ -81,25 +81,23 @@ def markdown(result) -> str:
         state = {True: "reproduces", False: "does not reproduce", None: ""}[g.reproduces]
         lines.append(f"| {i + 1} | {g.verdict} | {g.stage} | {_esc(g.op) or '-'} | {len(g.jobs)} | "
                      f"{_esc(g.example[:160])} | {repro} {state} |")
-    models = model_rows(result)
-    shown = frontend_columns(models)
-    lines += ["", "## Architectures", "",
-              f"| model | {' | '.join(shown)} | pcc stablehlo | pcc ttir | pcc ttnn | seconds | failure |",
-              "|---|" + "---|" * (len(shown) + 5)]
-    for m in models:
-        fail = "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:120]}"
-                         for f in m["failures"])
-        furthest = [m["furthest"].get(f, "-" if f == "export" else "") for f in shown]
-        lines.append(f"| {m['model']} | " + " | ".join(furthest) + " | "
-                     + " | ".join(_pcc(m["pcc"].get(s)) for s in STAGE_PCC)
-                     + f" | {m['seconds']:.0f} | {_esc(fail)} |")
+    header, rows = architecture_table(model_rows(result), error_chars=120)
+    lines += ["", "## Architectures", "", "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    lines += ["| " + " | ".join(_esc(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
-def frontend_columns(models: list) -> list:
-    """The frontends the run took, in the tracker's order: export always, onnx and dynamo where any row has them."""
+def architecture_table(models: list, error_chars: int) -> tuple:
+    """(header, rows of plain-text cells) of the architectures' table, for the markdown and the HTML page alike:
+    a furthest-stage column per frontend the run took (export always, onnx and dynamo where any row has them)."""
     taken = {f for m in models for f in m["furthest"]}
-    return ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
+    shown = ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
+    header = ("model", *shown, *(f"pcc {s}" for s in STAGE_PCC), "seconds", "failure")
+    rows = [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
+             *(_pcc(m["pcc"].get(s)) for s in STAGE_PCC), f"{m['seconds']:.0f}",
+             "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
+                       for f in m["failures"])] for m in models]
+    return header, rows
 
 
 def _esc(text: str) -> str:
@@ -113,5 +111,6 @@ def write(result, out: str) -> list:
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
     return [write_text_atomic(os.path.join(out, "status.md"), markdown(result)),
-            write_text_atomic(os.path.join(out, "status.html"), html_page(result, model_rows(result), counts(result))),
+            write_text_atomic(os.path.join(out, "status.html"),
+                              html_page(result, architecture_table(model_rows(result), error_chars=200), counts(result))),
             write_text_atomic(os.path.join(out, "status.json"), json.dumps(data, indent=1, default=str) + "\n")]
