@@ -373,3 +373,33 @@ def test_a_meta_weight_bringup_is_refused_never_given_a_pcc():
         with pytest.raises(tb.BadInput, match="needs weight values"):
             call()
     assert not b.findings.of("semantic")
+
+
+class _UpsampledByOutputPadding(torch.nn.Module):
+    """A transposed conv with output_padding: the compiler writes it as an asymmetric 4-value padding."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = torch.nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1)
+
+    def forward(self, x):
+        return self.up(x)
+
+
+def test_a_padding_order_the_ttnn_op_and_its_result_type_disagree_on_is_refused_not_blamed_on_ttbench():
+    """tt-mlir writes conv_transpose2d's 4-value padding in TTIR's order (top, left, bottom, right) while ttnn reads
+    (top, bottom, left, right): read as ttnn would, the op's own result type does not fit. No number, no
+    'internal error': the run says which reading fits and which ttnn takes."""
+    torch.manual_seed(0)
+    b = tb.bringup(_UpsampledByOutputPadding().eval(), (torch.randn(1, 8, 6, 6),), progress=False)
+    if not b.stages["ttnn"].ok:
+        pytest.skip(f"no TTNN stage here: {b.stages['ttnn'].error}")
+    op = next(o for o in b.stages["ttnn"].ops if o.name == "ttnn.conv_transpose2d")
+    if "padding = array<i32: 1, 1, 0, 0>" not in op.text:
+        pytest.skip(f"this compiler writes the padding another way: {op.text[:300]}")
+    result = b.run("ttnn")
+    assert not result.ok and result.pcc is None
+    assert "internal error" not in result.message, result.message
+    assert "top, bottom, left, right" in result.message and "top, left, bottom, right" in result.message, \
+        result.message
+    assert b.run("ttir").pcc > 0.9999  # TTIR's order is its own: that stage runs

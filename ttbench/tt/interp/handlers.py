@@ -612,8 +612,11 @@ def _conv(x, weight, bias, stride, tblr, dilation, groups, transposed=False, out
     x, weight = x.to(compute), weight.to(compute)
     b = bias.reshape(-1).to(compute) if isinstance(bias, torch.Tensor) else None
     if transposed:
-        if top != bottom or left != right:
-            raise ValueError("asymmetric padding on a transposed convolution")
+        if top != bottom or left != right:  # padding crops a transposed conv's full output, side by side
+            full = F.conv_transpose2d(x, weight, None, stride=stride, groups=groups, dilation=dilation)
+            full = F.pad(full, (0, output_padding[1], 0, output_padding[0]))
+            out = full[:, :, top:full.shape[2] - bottom, left:full.shape[3] - right]
+            return out if b is None else out + b.reshape(1, -1, 1, 1)
         return F.conv_transpose2d(x, weight, b, stride=stride, padding=(top, left), output_padding=output_padding,
                                   groups=groups, dilation=dilation)
     if top != bottom or left != right:
@@ -661,10 +664,36 @@ def _ttnn_conv(ctx, op, args):
     x = _flat_nhwc_to_nchw(op, args[0], _attr(op, "in_channels"))
     bias = args[2] if len(args) > 2 and isinstance(args[2], torch.Tensor) else None
     transposed = op.name.endswith("transpose2d")
+    if transposed:
+        _check_transposed_padding_order(op, x)
     out = _conv(x, args[1], bias, _pairs(op.attributes.get("stride", 1)), _conv_padding_ttnn(op),
                 _pairs(op.attributes.get("dilation", 1)), _attr(op, "groups", 1), transposed,
                 _pairs(op.attributes.get("output_padding", 0)))
     return _nchw_to_flat_nhwc(out)
+
+
+def _check_transposed_padding_order(op, x):
+    """A 4-value padding of ttnn.conv_transpose2d is read as ttnn reads it, (top, bottom, left, right). Where that
+    reading does not give the op's own result type and TTIR's order (top, left, bottom, right) does, the compiler
+    wrote TTIR's order: what the chip computes then is not what the IR says, and no reading is guessed."""
+    p = _pairs(op.attributes.get("padding", 0), 4)
+    if len(p) != 4 or p[1] == p[2]:
+        return  # 2 values, or both readings the same
+
+    def elements(top, bottom, left, right):
+        (sh, sw), (dh, dw) = _pairs(op.attributes.get("stride", 1)), _pairs(op.attributes.get("dilation", 1))
+        (kh, kw), (oh, ow) = _pairs(op.attributes.get("kernel_size")), _pairs(op.attributes.get("output_padding", 0))
+        n, h, w = x.shape[0], x.shape[2], x.shape[3]
+        return n * ((h - 1) * sh - top - bottom + dh * (kh - 1) + oh + 1) * \
+            ((w - 1) * sw - left - right + dw * (kw - 1) + ow + 1)
+
+    want = op.result_types[0].shape[2] if op.result_types[0] is not None else None
+    as_ttnn, as_ttir = elements(p[0], p[1], p[2], p[3]), elements(p[0], p[2], p[1], p[3])
+    if want is not None and as_ttnn != want and as_ttir == want:
+        raise Unsupported(op.op, f"which order the padding {p} is in: ttnn reads (top, bottom, left, right), which "
+                                 f"gives {as_ttnn} output pixels; the op's result type has {want}, which is what "
+                                 f"TTIR's order (top, left, bottom, right) gives. The compiler and ttnn disagree on "
+                                 f"this op, so no value is computed for it")
 
 
 def _pool(x, kind, kernel, stride, tblr, dilation, ceil_mode, count_include_pad=True):
