@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+import ttbench as tb
 from ttbench.core import BadInput
 from ttbench.tt.sim import env as sim_env
 from ttbench.tt.sim.executor import available
@@ -78,6 +79,37 @@ def test_a_simulator_abort_is_a_row_naming_it_and_the_rest_goes_on(zoo_bringup):
     after = [r for r in report.rows if r.index > aborted[-1].index and r.pcc is not None]
     assert after, "nothing ran after the abort"
     assert sum(r.ok for r in report.rows) > len(report.rows) // 2
+
+
+class _Upsample(__import__("torch").nn.Module):
+    """Two transposed convs as a U-Net's decoder has them; output_padding=1 makes the compiler write a 4-value
+    padding in TTIR's order, which ttnn reads in its own."""
+
+    def __init__(self, output_padding: int):
+        import torch
+
+        super().__init__()
+        self.up = torch.nn.ConvTranspose2d(32, 16, 2, stride=2)
+        self.up3 = torch.nn.ConvTranspose2d(16, 8, 3, stride=1 + output_padding, padding=1,
+                                            output_padding=output_padding)
+
+    def forward(self, x):
+        return self.up3(self.up(x).relu())
+
+
+@needs_ttsim
+def test_transposed_convs_run_on_the_simulator_and_a_shape_ttnn_reads_otherwise_is_named_at_its_op():
+    import torch
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 32, 8, 8)
+    b = tb.bringup(_Upsample(0).eval(), (x,), progress=False)
+    result = b.run("ttnn", device="ttsim")
+    assert result.executed and result.pcc >= 0.999, result.message  # a 3x3 kernel: mirrored, it would not match
+    b = tb.bringup(_Upsample(1).eval(), (x,), progress=False)
+    result = b.run("ttnn", device="ttsim")
+    assert not result.executed and "ttnn.conv_transpose2d" in result.message, result.message
+    assert "ShapeDisagrees" in result.message and "internal error" not in result.message, result.message
 
 
 @needs_ttsim

@@ -32,6 +32,11 @@ class Unsupported(Exception):
     pass
 
 
+class ShapeDisagrees(Exception):
+    """ttnn computed a result of another shape than the op's result type: ttnn and the compiler read the op's
+    attributes differently (not the replay's bug: it passed them as the IR holds them)."""
+
+
 def ttnn_dtype(ttnn, element):
     # booleans (i1) live on the device as bf16 0/1, as tt-mlir lays them out
     table = {"f32": ttnn.float32, "bf16": ttnn.bfloat16, "si32": ttnn.int32, "i32": ttnn.int32,
@@ -197,6 +202,11 @@ class Replay:
         out_types = op["result_types"]
         if out_types and out_types[0] is not None and not isinstance(result, list):
             result = self.conform(result, out_types[0])
+            got = [int(d) for d in result.shape]
+            if got != list(out_types[0]["shape"]):
+                raise ShapeDisagrees(f"ttnn's result has shape {got}, the op's result type says "
+                                     f"{list(out_types[0]['shape'])}: ttnn and the compiler read this op's "
+                                     f"attributes differently")
         return result, "ttnn"
 
 
@@ -373,6 +383,20 @@ def _conv2d(r, op, args):
     return out
 
 
+def _conv_transpose2d(r, op, args):
+    """As conv2d; the weight as the IR holds it, [in, out/groups, kH, kW], which ttnn takes (and mirrors) itself."""
+    a = op["attributes"]
+    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+    kwargs = _with_compute_config(r.ttnn, a, "compute_config")
+    return r.ttnn.conv_transpose2d(
+        input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
+        device=r.device, in_channels=int(_number(a["in_channels"])), out_channels=int(_number(a["out_channels"])),
+        batch_size=int(_number(a["batch_size"])), input_height=int(_number(a["input_height"])),
+        input_width=int(_number(a["input_width"])), kernel_size=pair("kernel_size"), stride=pair("stride"),
+        padding=pair("padding"), output_padding=pair("output_padding"), dilation=pair("dilation"),
+        groups=int(_number(a["groups"])), **kwargs)
+
+
 def _max_pool2d(r, op, args):
     a = op["attributes"]
     pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
@@ -401,6 +425,7 @@ OPS = {
     "matmul": _matmul, "linear": _matmul,
     "rows_gather": _rows_gather_on_host,
     "arange": _arange, "slice_static": _slice, "conv2d": _conv2d, "max_pool2d": _max_pool2d,
+    "conv_transpose2d": _conv_transpose2d,
     "concat": lambda r, op, args: r.ttnn.concat(args, int(_number(op["attributes"]["dim"]))),
     "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
     "where": lambda r, op, args: r.ttnn.where(args[0], args[1], args[2]),
@@ -432,8 +457,10 @@ for _name in ("relu", "gelu", "exp", "log", "sqrt", "rsqrt", "neg", "abs", "sigm
 
 def is_ours(exc) -> bool:
     """Whether an op's failure is the replay's own bug rather than ttnn's refusal: ttnn's checks arrive as a
-    RuntimeError naming TT_FATAL or TT_THROW; anything else (a KeyError in a handler, a call with wrong
+    RuntimeError naming TT_FATAL or TT_THROW (or a result whose shape is not the IR's); anything else (a KeyError in a handler, a call with wrong
     arguments) is ttbench's."""
+    if isinstance(exc, ShapeDisagrees):
+        return False
     return not (isinstance(exc, RuntimeError) and ("TT_FATAL" in str(exc) or "TT_THROW" in str(exc)))
 
 
