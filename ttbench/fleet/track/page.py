@@ -111,6 +111,6 @@ def write(result, out: str) -> list:
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
     return [write_text_atomic(os.path.join(out, "status.md"), markdown(result)),
-            write_text_atomic(os.path.join(out, "status.html"),
-                              html_page(result, architecture_table(model_rows(result), error_chars=200), counts(result))),
+            write_text_atomic(os.path.join(out, "status.html"), html_page(
+                result, architecture_table(model_rows(result), error_chars=200), counts(result))),
             write_text_atomic(os.path.join(out, "status.json"), json.dumps(data, indent=1, default=str) + "\n")]

@@ -365,36 +365,29 @@ def _slice(r, op, args):
                         [int(_number(x)) for x in a["step"]])
 
 
-def _conv2d(r, op, args):
+def _conv_arguments(r, op, args) -> dict:
+    """What conv2d and conv_transpose2d take alike, as the IR gives it (a padding of 2 or 4 values: ttnn reads
+    both forms)."""
     a = op["attributes"]
     pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
-    padding = pair("padding")  # as the IR gives it (2 or 4 values): ttnn's conv2d reads both forms
-    kwargs = {}
-    cfg = _compute_config(r.ttnn, a)
-    if cfg is not None:
-        kwargs["compute_config"] = cfg
-    out = r.ttnn.conv2d(input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
-                        device=r.device, in_channels=int(_number(a["in_channels"])),
-                        out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
-                        input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
-                        kernel_size=pair("kernel_size"), stride=pair("stride"),
-                        padding=padding,
-                        dilation=pair("dilation"), groups=int(_number(a["groups"])), **kwargs)
-    return out
+    return dict(input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
+                device=r.device, in_channels=int(_number(a["in_channels"])),
+                out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
+                input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
+                kernel_size=pair("kernel_size"), stride=pair("stride"), padding=pair("padding"),
+                dilation=pair("dilation"), groups=int(_number(a["groups"])),
+                **_with_compute_config(r.ttnn, a, "compute_config"))
+
+
+def _conv2d(r, op, args):
+    return r.ttnn.conv2d(**_conv_arguments(r, op, args))
 
 
 def _conv_transpose2d(r, op, args):
-    """As conv2d; the weight as the IR holds it, [in, out/groups, kH, kW], which ttnn takes (and mirrors) itself."""
-    a = op["attributes"]
-    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
-    kwargs = _with_compute_config(r.ttnn, a, "compute_config")
-    return r.ttnn.conv_transpose2d(
-        input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
-        device=r.device, in_channels=int(_number(a["in_channels"])), out_channels=int(_number(a["out_channels"])),
-        batch_size=int(_number(a["batch_size"])), input_height=int(_number(a["input_height"])),
-        input_width=int(_number(a["input_width"])), kernel_size=pair("kernel_size"), stride=pair("stride"),
-        padding=pair("padding"), output_padding=pair("output_padding"), dilation=pair("dilation"),
-        groups=int(_number(a["groups"])), **kwargs)
+    """The weight as the IR holds it, [in, out/groups, kH, kW], which ttnn mirrors itself (mirror_kernel's
+    default: a 3x3 kernel matches PyTorch so)."""
+    output_padding = [int(_number(x)) for x in op["attributes"]["output_padding"]]
+    return r.ttnn.conv_transpose2d(**_conv_arguments(r, op, args), output_padding=output_padding)
 
 
 def _max_pool2d(r, op, args):
@@ -457,8 +450,8 @@ for _name in ("relu", "gelu", "exp", "log", "sqrt", "rsqrt", "neg", "abs", "sigm
 
 def is_ours(exc) -> bool:
     """Whether an op's failure is the replay's own bug rather than ttnn's refusal: ttnn's checks arrive as a
-    RuntimeError naming TT_FATAL or TT_THROW (or a result whose shape is not the IR's); anything else (a KeyError in a handler, a call with wrong
-    arguments) is ttbench's."""
+    RuntimeError naming TT_FATAL or TT_THROW, and a result ttnn shaped otherwise than the IR is ShapeDisagrees;
+    anything else (a KeyError in a handler, a call with wrong arguments) is ttbench's."""
     if isinstance(exc, ShapeDisagrees):
         return False
     return not (isinstance(exc, RuntimeError) and ("TT_FATAL" in str(exc) or "TT_THROW" in str(exc)))
