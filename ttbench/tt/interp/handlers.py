@@ -690,10 +690,10 @@ def _check_transposed_padding_order(op, x):
     want = op.result_types[0].shape[2] if op.result_types[0] is not None else None
     as_ttnn, as_ttir = elements(p[0], p[1], p[2], p[3]), elements(p[0], p[2], p[1], p[3])
     if want is not None and as_ttnn != want and as_ttir == want:
-        raise Unsupported(op.op, f"which order the padding {p} is in: ttnn reads (top, bottom, left, right), which "
-                                 f"gives {as_ttnn} output pixels; the op's result type has {want}, which is what "
-                                 f"TTIR's order (top, left, bottom, right) gives. The compiler and ttnn disagree on "
-                                 f"this op, so no value is computed for it")
+        raise Unsupported(op.op, why=f"its padding {p} read as ttnn reads it (top, bottom, left, right) gives "
+                                     f"{as_ttnn} output pixels, and its result type has {want}, which is what TTIR's "
+                                     f"order (top, left, bottom, right) gives: the compiler and ttnn disagree on "
+                                     f"this op, so no value is computed for it")
 
 
 def _pool(x, kind, kernel, stride, tblr, dilation, ceil_mode, count_include_pad=True):

@@ -28,13 +28,16 @@ TORCH_DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16
 
 
 class Unsupported(Exception):
-    """The interpreter does not know an op kind, attribute or attribute value: the run refuses, never guesses."""
+    """The interpreter does not know an op kind, attribute or attribute value: the run refuses, never guesses.
+    `what` completes "the interpreter does not know ..." (something it may learn: "yet" follows); `why`, given
+    instead, is the whole reason (the program itself is ambiguous: nothing to learn)."""
 
-    def __init__(self, op: Op, what: str):
+    def __init__(self, op: Op, what: str = "", why: str = ""):
         where = f" at {op.location}" if op.location else ""
         module = f" in module {op.module}" if op.module else ""
-        super().__init__(f"the {op.name.split('.')[0].upper()} interpreter does not know {what} ({op.name} #{op.index}"
-                         f"{where}{module}) yet")
+        which = f"{op.name} #{op.index}{where}{module}"
+        super().__init__(f"{op.name} cannot be interpreted: {why} ({which})" if why else
+                         f"the {op.name.split('.')[0].upper()} interpreter does not know {what} ({which}) yet")
         self.op = op
 
 
