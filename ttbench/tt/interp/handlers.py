@@ -680,10 +680,11 @@ def _check_transposed_padding_order(op, x):
     if len(p) != 4 or p[1] == p[2]:
         return  # 2 values, or both readings the same
 
+    (sh, sw), (dh, dw) = _pairs(op.attributes.get("stride", 1)), _pairs(op.attributes.get("dilation", 1))
+    (kh, kw), (oh, ow) = _pairs(op.attributes.get("kernel_size")), _pairs(op.attributes.get("output_padding", 0))
+    n, h, w = x.shape[0], x.shape[2], x.shape[3]
+
     def elements(top, bottom, left, right):
-        (sh, sw), (dh, dw) = _pairs(op.attributes.get("stride", 1)), _pairs(op.attributes.get("dilation", 1))
-        (kh, kw), (oh, ow) = _pairs(op.attributes.get("kernel_size")), _pairs(op.attributes.get("output_padding", 0))
-        n, h, w = x.shape[0], x.shape[2], x.shape[3]
         return n * ((h - 1) * sh - top - bottom + dh * (kh - 1) + oh + 1) * \
             ((w - 1) * sw - left - right + dw * (kw - 1) + ow + 1)
 

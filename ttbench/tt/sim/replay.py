@@ -369,13 +369,12 @@ def _conv_arguments(r, op, args) -> dict:
     """What conv2d and conv_transpose2d take alike, as the IR gives it (a padding of 2 or 4 values: ttnn reads
     both forms)."""
     a = op["attributes"]
-    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
     return dict(input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
                 device=r.device, in_channels=int(_number(a["in_channels"])),
                 out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
                 input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
-                kernel_size=pair("kernel_size"), stride=pair("stride"), padding=pair("padding"),
-                dilation=pair("dilation"), groups=int(_number(a["groups"])),
+                kernel_size=_shape(a["kernel_size"]), stride=_shape(a["stride"]), padding=_shape(a["padding"]),
+                dilation=_shape(a["dilation"]), groups=int(_number(a["groups"])),
                 **_with_compute_config(r.ttnn, a, "compute_config"))
 
 
@@ -386,8 +385,8 @@ def _conv2d(r, op, args):
 def _conv_transpose2d(r, op, args):
     """The weight as the IR holds it, [in, out/groups, kH, kW], which ttnn mirrors itself (mirror_kernel's
     default: a 3x3 kernel matches PyTorch so)."""
-    output_padding = [int(_number(x)) for x in op["attributes"]["output_padding"]]
-    return r.ttnn.conv_transpose2d(**_conv_arguments(r, op, args), output_padding=output_padding)
+    return r.ttnn.conv_transpose2d(**_conv_arguments(r, op, args),
+                                   output_padding=_shape(op["attributes"]["output_padding"]))
 
 
 def _max_pool2d(r, op, args):
