@@ -112,6 +112,9 @@ def _parse_value(s: str, i: int):
         return _parse_dict(s, i + 1)
     if c == '"':
         return read_mlir_string(s, i)
+    if c == "<":  # a nested attribute printed without its name (`activation = <op_type = relu>`)
+        end = skip_balanced(s, i)
+        return Opaque("", s[i + 1:end - 1]), end
     if c == "#":
         m = _IDENT_RE.match(s, i + 1)
         name = "#" + (m.group(0) if m else "")

@@ -31,6 +31,8 @@ class Interpretation:
     seconds: float = 0.0
     results: dict = field(default_factory=dict)  # op index -> its results as later ops get them (after fused
     # activations), when recorded: what another executor of the same program is fed and compared with
+    fused: dict = field(default_factory=dict)  # op index -> the fused output activations applied after its
+    # recorded value (`values`), in order, for the ops that have them; `results` holds the value after them
 
 
 class Context:
@@ -44,7 +46,8 @@ class Context:
         self.values: dict = {}
         self.inputs: dict = {}
         self.results: dict = {}
-        self.before_activation: dict = {}  # op index -> its value before fused output activations (recorded)
+        self.before_activation: dict = {}  # op index -> (its value before fused output activations, their kinds)
+        self.fused: dict = {}
         self.const_eval_cache: dict = {}
 
     def call(self, fn: Function, inputs: list) -> list:
@@ -89,9 +92,12 @@ class Context:
         typed = [self._as_typed(op, value, t, dtype) for value, t, dtype in zip(out, op.result_types, step.dtypes)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
             self.results[op.op.index] = typed
-            raw = self.before_activation.pop(op.op.index, None)
-            self.values[op.op.index] = typed if raw is None else [self._as_typed(op, raw, op.result_types[0],
-                                                                                 step.dtypes[0])]
+            before = self.before_activation.pop(op.op.index, None)
+            if before is None:
+                self.values[op.op.index] = typed
+            else:
+                self.values[op.op.index] = [self._as_typed(op, before[0], op.result_types[0], step.dtypes[0])]
+                self.fused[op.op.index] = before[1]
             if op.name in self.readings:
                 self.inputs[op.op.index] = args
         return typed
@@ -125,31 +131,56 @@ class Step:
 NO_VALUE_OPS = frozenset({"ttnn.deallocate"})
 
 
+class Refused(Unsupported):
+    """Every op the interpreter would refuse in one program, counted: the first named with its line, then how much
+    is missing in all ("3 things it does not know, over 40 ops: ...")."""
+
+    def __init__(self, refusals: list):
+        first = refusals[0]
+        Unsupported.__init__(self, first.op, first.what, first.why)
+        missing = sorted({u.what or u.why for u in refusals})
+        more = "; ".join(missing[:6]) + (f"; and {len(missing) - 6} more" if len(missing) > 6 else "")
+        self.args = (f"{self}; in all {len(missing)} thing{'s' if len(missing) > 1 else ''} it does not know, "
+                     f"over {len(refusals)} ops: {more}",)
+        self.refusals = refusals
+
+
 def _plan(program: Program) -> dict:
     """function name -> its Steps; refuses (Unsupported) what the interpreter does not know, before anything
-    runs: a half-run program says nothing. Made once per Program."""
+    runs, counting every op it would refuse: a half-run program says nothing. Made once per Program."""
     plan = program.cache.get("interp.plan")
     if plan is not None:
         return plan
-    plan = {}
+    plan, refusals = {}, []
     for fn in program.functions.values():
         steps = []
         for op in fn.ops:
-            reason = unsupported_reason(op)
-            if reason:
-                raise Unsupported(op.op, reason)
-            dtypes = []
-            for t in op.result_types:
-                try:
-                    dtypes.append(torch_dtype(t))
-                except KeyError:
-                    raise Unsupported(op.op, f"element type {t.element}") from None
-            handler = HANDLERS[op.name].fn
-            prepare = getattr(handler, "prepare", None)  # a handler may read its attributes once, here
-            steps.append(Step(op, prepare(op) if prepare else handler, tuple(dtypes), op.name in NO_VALUE_OPS))
+            try:
+                steps.append(_step(op))
+            except Unsupported as exc:
+                refusals.append(exc)
         plan[fn.name] = steps
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        raise Refused(refusals)
     program.cache["interp.plan"] = plan
     return plan
+
+
+def _step(op: ProgramOp) -> "Step":
+    reason = unsupported_reason(op)
+    if reason:
+        raise Unsupported(op.op, reason)
+    dtypes = []
+    for t in op.result_types:
+        try:
+            dtypes.append(torch_dtype(t))
+        except KeyError:
+            raise Unsupported(op.op, f"element type {t.element}") from None
+    handler = HANDLERS[op.name].fn
+    prepare = getattr(handler, "prepare", None)  # a handler may read its attributes once, here
+    return Step(op, prepare(op) if prepare else handler, tuple(dtypes), op.name in NO_VALUE_OPS)
 
 
 def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False) -> Interpretation:
@@ -174,7 +205,7 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
     with torch.no_grad():
         outputs = ctx.call(main, inputs)
     return Interpretation(outputs=outputs, values=ctx.values, inputs=ctx.inputs, seconds=time.perf_counter() - t0,
-                          results=ctx.results)
+                          results=ctx.results, fused=ctx.fused)
 
 
 class NotInterpreted(Exception):

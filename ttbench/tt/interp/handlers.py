@@ -56,7 +56,7 @@ UNARY = {
     "abs": torch.abs, "exp": torch.exp, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "tanh": torch.tanh,
     "sigmoid": torch.sigmoid, "relu": torch.relu, "neg": torch.neg, "log": torch.log, "sin": torch.sin,
     "cos": torch.cos, "erf": torch.erf, "reciprocal": torch.reciprocal, "floor": torch.floor, "ceil": torch.ceil,
-    "sign": torch.sign, "logical_not": torch.logical_not, "relu6": lambda x: torch.clamp(x, 0, 6),
+    "sign": torch.sign, "logical_not": torch.logical_not, "bitwise_not": torch.bitwise_not, "relu6": lambda x: torch.clamp(x, 0, 6),
     "silu": F.silu, "log1p": torch.log1p, "expm1": torch.expm1, "square": torch.square,
     # ttnn.gelu's documented default is the exact (erf) form: fast_and_approximate_mode=False.
     "gelu": _gelu_erf,
@@ -70,22 +70,67 @@ READINGS = {
                   "tanh approximation": lambda x: F.gelu(x.float(), approximate="tanh").to(x.dtype)},
 }
 # Fused activations (`#ttnn.unary_with_param<op_type = relu>`): the same table.
-ACTIVATIONS = {name: fn for name, fn in UNARY.items() if name not in ("logical_not",)}
+ACTIVATIONS = {name: fn for name, fn in UNARY.items() if name not in ("logical_not", "bitwise_not")}
+
+
+def activation_kind(op, where: str, spec) -> str:
+    """The kind of one fused activation as the compiler prints it: `#ttnn.unary_with_param<op_type = relu>` (binary
+    ops' lists), `<op_type = relu>` (conv2d_config's activation) or a string (linear's and matmul's `activation`).
+    What the interpreter cannot apply refuses, naming where it sits."""
+    params = None
+    if isinstance(spec, str):
+        kind = spec
+    elif isinstance(spec, Opaque) and spec.name in ("#ttnn.unary_with_param", ""):
+        fields = spec.fields()
+        kind = fields.get("op_type")
+        kind = kind.name if isinstance(kind, Opaque) else kind
+        params = fields.get("params")
+    else:
+        raise Unsupported(op.op, f"{where} entry {spec!r}")
+    if params:
+        raise Unsupported(op.op, f"a parameterised fused activation ({where} = {spec})")
+    if kind not in ACTIVATIONS:
+        raise Unsupported(op.op, f"fused activation {kind!r} in {where}")
+    return kind
+
+
+def _activation_list(op, key) -> list:
+    return [activation_kind(op, key, spec) for spec in op.attributes.get(key) or []]
+
+
+def fused_output_activations(op) -> list:
+    """The activations the compiler fused after `op`'s own computation, in order, wherever it put them: a binary
+    op's `activations`, conv2d_config's `activation`, linear's and matmul's `activation` string."""
+    if op.attributes.get("activations"):
+        return _activation_list(op, "activations")
+    config = op.attributes.get("conv2d_config")
+    if isinstance(config, Opaque):
+        spec = config.fields().get("activation")
+        if spec is not None and spec != "":
+            return [activation_kind(op, "conv2d_config.activation", spec)]
+    spec = op.attributes.get("activation")
+    if spec is not None and spec != "":
+        return [activation_kind(op, "activation", spec)]
+    return []
 
 
 def _apply_activations(op, key, x):
-    for act in op.attributes.get(key) or []:
-        if not isinstance(act, Opaque) or act.name != "#ttnn.unary_with_param":
-            raise Unsupported(op.op, f"{key} entry {act!r}")
-        fields = act.fields()
-        kind = fields.get("op_type")
-        kind = kind.name if isinstance(kind, Opaque) else kind
-        if fields.get("params"):
-            raise Unsupported(op.op, f"a parameterised fused activation ({key} = {act.body})")
-        if kind not in ACTIVATIONS:
-            raise Unsupported(op.op, f"fused activation {kind!r} in {key}")
+    for kind in _activation_list(op, key):
         x = ACTIVATIONS[kind](x)
     return x
+
+
+def _activated(ctx, op, value, kinds):
+    """`value` through the fused output activations `kinds`; the value before them is kept for comparisons (what
+    the op's own source line computes; the activation may be another line's, and a dropped or changed activation
+    then shows at this op)."""
+    if not kinds:
+        return value
+    if ctx.record:
+        ctx.before_activation[op.op.index] = (value, tuple(kinds))
+    for kind in kinds:
+        value = ACTIVATIONS[kind](value)
+    return value
 
 
 def _unary(fn):
@@ -115,7 +160,9 @@ BINARY = {
     "remainder": torch.remainder,
     "eq": torch.eq, "ne": torch.ne, "ge": torch.ge, "gt": torch.gt, "le": torch.le, "lt": torch.lt,
     "logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor,
-    "atan2": torch.atan2,
+    "atan2": torch.atan2, "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or,
+    "bitwise_xor": torch.bitwise_xor, "logical_left_shift": torch.bitwise_left_shift,
+    "logical_right_shift": torch.bitwise_right_shift,
 }
 
 
@@ -123,18 +170,13 @@ def _binary(fn):
     def run(ctx, op, args):
         a = _apply_activations(op, "input_tensor_a_activations", args[0])
         b = _apply_activations(op, "input_tensor_b_activations", args[1])
-        value = fn(a, b)
-        if ctx.record and op.attributes.get("activations"):
-            # recorded before the fused activation: that is the value its own source line computes (the
-            # activation's line may be another: resnet's residual add and the relu after it)
-            ctx.before_activation[op.op.index] = value
-        return _apply_activations(op, "activations", value)
+        return _activated(ctx, op, fn(a, b), fused_output_activations(op))
 
     def prepare(op):
         """Without fused activations (most ops) the op is the bare function: no attribute read per run."""
         if any(op.attributes.get(key) for key in _ACTIVATION_ATTRS):
             for key in _ACTIVATION_ATTRS:  # an unknown activation refuses before anything runs
-                _apply_activations(op, key, torch.zeros(1))
+                _activation_list(op, key)
             return run
         return lambda ctx, op, args: fn(args[0], args[1])
 
@@ -385,26 +427,83 @@ def _rows_gather(ctx, op, args):
         raise Unsupported(op.op, f"rows_gather windows = {_attr(op, 'windows')}")
     if _attr(op, "fill_out_of_bounds"):
         raise Unsupported(op.op, "rows_gather fill_out_of_bounds = true")
-    if indices.dim() != 3 or indices.shape[0] != 1 or indices.shape[1] != len(sizes):
-        raise Unsupported(op.op, f"rows_gather indices of shape {tuple(indices.shape)} for sizes {sizes}")
-    components = indices[0].to(torch.int64)  # [K, N]
-    flat = torch.zeros(components.shape[1], dtype=torch.int64)
-    for k, size in enumerate(sizes):
-        c = components[k]
-        if bool(((c < 0) | (c >= size)).any()):
-            raise InterpreterBug(f"rows_gather #{op.op.index}: an index component {k} lies outside 0..{size - 1} "
-                                 f"(fill_out_of_bounds is false: the program reads out of bounds)")
-        flat = flat * size + c
+    flat = _row_indices(op, indices, sizes)
     rows = math.prod(sizes)
     if _attr(op, "column"):
-        if data.numel() != rows:
-            raise Unsupported(op.op, f"rows_gather column=true over {data.numel()} elements with sizes {sizes}")
-        gathered = data.reshape(-1)[flat]
+        # the trailing dimensions hold the grid of `sizes` (xlnet's relative shift: [60, 1, 9] by sizes [9])
+        if not _trailing_grid(data.shape, rows):
+            raise Unsupported(op.op, f"rows_gather column=true of {tuple(data.shape)} with sizes {sizes}")
+        gathered = data.reshape(-1, rows)[:, flat]
     else:
         if data.numel() % rows:
             raise Unsupported(op.op, f"rows_gather of {tuple(data.shape)} rows by sizes {sizes}")
         gathered = data.reshape(rows, -1)[flat]
     return gathered.reshape(_result_shape(op))
+
+
+def _trailing_grid(shape, rows: int) -> bool:
+    """Whether some trailing dimensions of `shape` multiply to exactly `rows`."""
+    product = 1
+    for d in reversed(shape):
+        product *= d
+        if product == rows:
+            return True
+        if product > rows:
+            return False
+    return rows == 1
+
+
+def _row_indices(op, indices, sizes) -> torch.Tensor:
+    """tt-mlir's gather/scatter indices [1, K, N]: the K components of N positions on a row-major grid of `sizes`,
+    as N flat positions. An index outside the grid is the program's own fault, said as such."""
+    if indices.dim() != 3 or indices.shape[0] != 1 or indices.shape[1] != len(sizes):
+        raise Unsupported(op.op, f"{op.name.split('.')[-1]} indices of shape {tuple(indices.shape)} for sizes "
+                                 f"{sizes}")
+    components = indices[0].to(torch.int64)  # [K, N]
+    flat = torch.zeros(components.shape[1], dtype=torch.int64)
+    for k, size in enumerate(sizes):
+        c = components[k]
+        if bool(((c < 0) | (c >= size)).any()):
+            raise InterpreterBug(f"{op.name} #{op.op.index}: an index component {k} lies outside 0..{size - 1} "
+                                 f"(fill_out_of_bounds is false: the program reads out of bounds)")
+        flat = flat * size + c
+    return flat
+
+
+_SCATTER_REDUCE = {"sum": "sum", "prod": "prod", "max": "amax", "min": "amin"}
+
+
+@handles("ttir.rows_scatter", "ttnn.rows_scatter", attributes=("column", "reduce", "sizes", "windows"),
+         reference="tt-mlir's scatter, the inverse of rows_gather: input viewed as [prod(sizes), rest] rows, "
+                   "updates as [N, rest]; row i of the updates goes to the row its K index components address; "
+                   "reduce sum/prod/max/min combines it with what is there, reduce `invalid` (none) replaces it")
+def _rows_scatter(ctx, op, args):
+    data, indices, updates = args
+    sizes = _attr(op, "sizes")
+    if any(w != 1 for w in _attr(op, "windows")):
+        raise Unsupported(op.op, f"rows_scatter windows = {_attr(op, 'windows')}")
+    if _attr(op, "column"):
+        raise Unsupported(op.op, "rows_scatter column = true")
+    reduce = op.attributes.get("reduce")
+    reduce = reduce.body if isinstance(reduce, Opaque) else str(reduce)
+    if reduce not in _SCATTER_REDUCE and reduce != "invalid":
+        raise Unsupported(op.op, f"rows_scatter reduce = {reduce}")
+    rows = math.prod(sizes)
+    flat = _row_indices(op, indices, sizes)
+    if data.numel() % rows or updates.numel() != flat.numel() * (data.numel() // rows):
+        raise Unsupported(op.op, f"rows_scatter of {tuple(updates.shape)} into {tuple(data.shape)} by sizes "
+                                 f"{sizes}")
+    target = data.reshape(rows, -1).clone()
+    source = updates.reshape(flat.numel(), -1).to(target.dtype)
+    if reduce == "invalid":
+        if flat.unique().numel() != flat.numel():
+            raise Unsupported(op.op, why="two updates write the same row with no reduction: which one lands is "
+                                         "not defined, so no value is computed")
+        target[flat] = source
+    else:
+        target.index_reduce_(0, flat, source, _SCATTER_REDUCE[reduce]) if reduce != "sum" else \
+            target.index_add_(0, flat, source)
+    return target.reshape(data.shape)
 
 
 # --- reductions ----------------------------------------------------------------------------------------------
@@ -435,6 +534,29 @@ for _name, _fn in REDUCTIONS.items():
     handles(f"ttir.{_name}", f"ttnn.{_name}", attributes=("dim_arg", "keep_dim"),
             reference=f"{_name} over dim_arg (all dimensions when absent), keep_dim keeps them as size 1"
             )(_reduce(_fn))
+
+
+def _arg_reduce(fn):
+    def run(ctx, op, args):
+        x = args[0]
+        dims = _attr(op, "dim_arg", None) if op.name.startswith("ttir.") else _attr(op, "dim", None)
+        if isinstance(dims, list):
+            if len(dims) != 1:
+                raise Unsupported(op.op, f"{op.name.split('.')[-1]} over {len(dims)} dimensions")
+            dims = dims[0]
+        keep = bool(_attr(op, "keep_dim", False))
+        if dims is None:
+            return fn(x.reshape(-1), 0).reshape([1] * x.dim() if keep else [])
+        return fn(x, dims % x.dim(), keep)
+    return run
+
+
+# torch returns the first of equal extremes, as ttnn's argmax documents
+for _name, _fn in {"argmax": lambda x, d, k=False: torch.argmax(x, d, k),
+                   "argmin": lambda x, d, k=False: torch.argmin(x, d, k)}.items():
+    handles(f"ttir.{_name}", f"ttnn.{_name}", attributes=("dim_arg", "dim", "keep_dim", "use_multicore"),
+            reference=f"{_name} along dim (TTIR: dim_arg), the first index of equal values; keep_dim keeps it as "
+                      f"size 1; over every element when no dimension is given")(_arg_reduce(_fn))
 
 
 @handles("ttnn.softmax", "ttir.softmax", attributes=("dimension", "numericStable"),
@@ -550,28 +672,36 @@ def _matmul_operands(op, a, b):
     return a, b
 
 
-@handles("ttnn.matmul", "ttir.matmul", attributes=("transpose_a", "transpose_b"),
-         reference="ttnn.matmul(a, b, transpose_a, transpose_b): batched matmul with broadcast batch dimensions, "
-                   "each operand's last two dimensions transposed first when asked")
+@handles("ttnn.matmul", "ttir.matmul", attributes=("transpose_a", "transpose_b", "activation"),
+         reference="ttnn.matmul(a, b, transpose_a, transpose_b, activation): batched matmul with broadcast batch "
+                   "dimensions, each operand's last two dimensions transposed first when asked, the fused "
+                   "activation (ttnn's string form: \"gelu\" is the exact form) applied to the product")
 def _matmul(ctx, op, args):
     a, b = _matmul_operands(op, args[0], args[1])
-    return torch.matmul(a, b)
+    return _activated(ctx, op, torch.matmul(a, b), fused_output_activations(op))
 
 
 @handles("ttnn.linear", "ttir.linear", attributes=("transpose_a", "transpose_b", "activation"),
          reference="ttnn.linear(a, b, bias, transpose_a, transpose_b, activation): matmul plus bias broadcast "
-                   "over the last dimension")
+                   "over the last dimension, then the fused activation")
 def _linear(ctx, op, args):
     a, b = _matmul_operands(op, args[0], args[1])
     out = torch.matmul(a, b)
     if len(args) > 2 and isinstance(args[2], torch.Tensor):
         out = out + args[2]
-    activation = _attr(op, "activation")
-    if activation:
-        if activation not in ACTIVATIONS:
-            raise Unsupported(op.op, f"linear activation {activation!r}")
-        out = ACTIVATIONS[activation](out)
-    return out
+    return _activated(ctx, op, out, fused_output_activations(op))
+
+
+def _check_activations(handler):
+    """prepare: an activation the interpreter cannot apply refuses before anything runs."""
+    def prepare(op):
+        fused_output_activations(op)
+        return handler
+    handler.prepare = prepare
+
+
+for _handler in (_matmul, _linear):
+    _check_activations(_handler)
 
 
 # --- convolution and pooling ---------------------------------------------------------------------------------
@@ -654,11 +784,31 @@ def _nchw_to_flat_nhwc(x):
     return x.permute(0, 2, 3, 1).reshape(1, 1, n * h * w, c)
 
 
+_WEIGHT_DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+
+
+def _conv_weights(op, weight):
+    """The weights as the kernel reads them: rounded to conv2d_config's `weights_dtype` (bf16 weights of an f32
+    conv lose their low bits before any product)."""
+    config = op.attributes.get("conv2d_config")
+    spec = config.fields().get("weights_dtype") if isinstance(config, Opaque) else None
+    if spec is None:
+        return weight
+    name = spec.name if isinstance(spec, Opaque) else str(spec)
+    if name not in _WEIGHT_DTYPES:
+        raise Unsupported(op.op, f"conv2d_config weights_dtype = {name} (block-float weights)")
+    return weight.to(_WEIGHT_DTYPES[name]).to(weight.dtype)
+
+
+_CONV2D_CONFIG_FIELDS = ("conv2d_config.activation", "conv2d_config.weights_dtype")
+
+
 @handles("ttnn.conv2d", "ttnn.conv_transpose2d",
          attributes=("batch_size", "input_height", "input_width", "in_channels", "out_channels", "kernel_size",
-                     "stride", "padding", "dilation", "groups", "output_padding"),
+                     "stride", "padding", "dilation", "groups", "output_padding") + _CONV2D_CONFIG_FIELDS,
          reference="ttnn.conv2d: input flattened NHWC [1, 1, N*H*W, C] with batch_size/input_height/input_width, "
-                   "weight [O, I/groups, kH, kW], bias [1, 1, 1, O], output [1, 1, N*OH*OW, O]; padding "
+                   "weight [O, I/groups, kH, kW] (rounded to conv2d_config's weights_dtype), bias [1, 1, 1, O], "
+                   "output [1, 1, N*OH*OW, O] through conv2d_config's fused activation; padding "
                    "(top, bottom, left, right) or (height, width)")
 def _ttnn_conv(ctx, op, args):
     x = _flat_nhwc_to_nchw(op, args[0], _attr(op, "in_channels"))
@@ -666,10 +816,134 @@ def _ttnn_conv(ctx, op, args):
     transposed = op.name.endswith("transpose2d")
     if transposed:
         _check_transposed_padding_order(op, x)
-    out = _conv(x, args[1], bias, _pairs(op.attributes.get("stride", 1)), _conv_padding_ttnn(op),
+    out = _conv(x, _conv_weights(op, args[1]), bias, _pairs(op.attributes.get("stride", 1)), _conv_padding_ttnn(op),
                 _pairs(op.attributes.get("dilation", 1)), _attr(op, "groups", 1), transposed,
                 _pairs(op.attributes.get("output_padding", 0)))
-    return _nchw_to_flat_nhwc(out)
+    return _activated(ctx, op, _nchw_to_flat_nhwc(out), fused_output_activations(op))
+
+
+def _prepare_conv(op):
+    fused_output_activations(op)  # an activation or weight type it cannot apply refuses before anything runs
+    _conv_weights(op, torch.zeros(1))
+    return _ttnn_conv
+
+
+_ttnn_conv.prepare = _prepare_conv
+
+
+@handles("ttir.conv1d", attributes=("batch_dim", "channel_dim", "length_dim", "dilation", "groups", "padding",
+                                    "stride"),
+         reference="TTIR conv1d: input dims named by batch/channel/length_dim, weight [O, I/groups, K], padding "
+                   "(left, right)")
+def _ttir_conv1d(ctx, op, args):
+    dims = [_attr(op, "batch_dim", 0), _attr(op, "channel_dim", 1), _attr(op, "length_dim", 2)]
+    x = args[0].permute(dims)
+    bias = args[2] if len(args) > 2 else None
+    out = _conv1d(op, x, args[1], bias)
+    return out.permute([dims.index(i) for i in range(3)])
+
+
+def _conv1d(op, x, weight, bias):
+    left, right = _pairs(op.attributes.get("padding", 0), 2)
+    compute = torch.float32 if x.dtype == torch.bfloat16 else x.dtype
+    x = F.pad(x.to(compute), (left, right))
+    b = bias.reshape(-1).to(compute) if isinstance(bias, torch.Tensor) else None
+    return F.conv1d(x, weight.to(compute), b, stride=_attr(op, "stride", 1), dilation=_attr(op, "dilation", 1),
+                    groups=_attr(op, "groups", 1))
+
+
+@handles("ttnn.conv1d",
+         attributes=("batch_size", "input_length", "in_channels", "out_channels", "kernel_size", "stride", "padding",
+                     "dilation", "groups") + _CONV2D_CONFIG_FIELDS,
+         reference="ttnn.conv1d: input [N, L, C] (batch_size, input_length, in_channels), weight [O, I/groups, K] "
+                   "(rounded to conv2d_config's weights_dtype), bias [1, 1, 1, O], output flattened [1, 1, N*OL, O] "
+                   "through conv2d_config's fused activation; padding (left, right)")
+def _ttnn_conv1d(ctx, op, args):
+    n, length, c = _attr(op, "batch_size"), _attr(op, "input_length"), _attr(op, "in_channels")
+    if args[0].numel() != n * length * c:
+        raise InterpreterBug(f"{op.name} #{op.op.index}: input of {args[0].numel()} elements is not {n}x{length}x{c}")
+    x = args[0].reshape(n, length, c).permute(0, 2, 1)
+    bias = args[2] if len(args) > 2 and isinstance(args[2], torch.Tensor) else None
+    out = _conv1d(op, x, _conv_weights(op, args[1]), bias)  # [N, O, OL]
+    flat = out.permute(0, 2, 1).reshape(1, 1, -1, out.shape[1])
+    return _activated(ctx, op, flat.reshape(_result_shape(op)), fused_output_activations(op))
+
+
+_ttnn_conv1d.prepare = lambda op: (_prepare_conv(op), _ttnn_conv1d)[1]
+
+
+def _conv3d(op, x, weight, bias, groups):
+    if _attr(op, "padding_mode", "zeros") != "zeros":
+        raise Unsupported(op.op, f"conv3d padding_mode = {_attr(op, 'padding_mode')!r}")
+    compute = torch.float32 if x.dtype == torch.bfloat16 else x.dtype
+    b = bias.reshape(-1).to(compute) if isinstance(bias, torch.Tensor) else None
+    return F.conv3d(x.to(compute), weight.to(compute), b, stride=_pairs(op.attributes.get("stride", 1), 3),
+                    padding=_pairs(op.attributes.get("padding", 0), 3),
+                    dilation=_pairs(op.attributes.get("dilation", 1), 3), groups=groups)
+
+
+@handles("ttir.conv3d", attributes=("batch_dim", "channel_dim", "depth_dim", "height_dim", "width_dim", "dilation",
+                                    "groups", "padding", "padding_mode", "stride"),
+         reference="TTIR conv3d: input dims named by batch/channel/depth/height/width_dim, weight "
+                   "[O, I/groups, kD, kH, kW], symmetric padding (depth, height, width), zero padding mode")
+def _ttir_conv3d(ctx, op, args):
+    dims = [_attr(op, k) for k in ("batch_dim", "channel_dim", "depth_dim", "height_dim", "width_dim")]
+    out = _conv3d(op, args[0].permute(dims), args[1], args[2] if len(args) > 2 else None, _attr(op, "groups", 1))
+    return out.permute([dims.index(i) for i in range(5)])
+
+
+@handles("ttnn.prepare_conv3d_weights", attributes=("alignment", "c_in_block", "groups"),
+         reference="ttnn's conv3d weight preparation: [O, I/groups, kD, kH, kW] made block-diagonal over groups "
+                   "([O, I, ...]), permuted to [kD, kH, kW, I, O], I zero-padded to a multiple of `alignment`, "
+                   "split into blocks of c_in_block channels and laid out [blocks, kD, kH, kW, c_in_block, O], "
+                   "then flattened to [rows, O]")
+def _prepare_conv3d_weights(ctx, op, args):
+    w = args[0]
+    groups = _attr(op, "groups", 1)
+    o, i_per_group = w.shape[0], w.shape[1]
+    if groups > 1:
+        full = w.new_zeros((o, i_per_group * groups) + tuple(w.shape[2:]))
+        per_group = o // groups
+        for g in range(groups):
+            full[g * per_group:(g + 1) * per_group, g * i_per_group:(g + 1) * i_per_group] = \
+                w[g * per_group:(g + 1) * per_group]
+        w = full
+    w = w.permute(2, 3, 4, 1, 0)  # kD, kH, kW, I, O
+    alignment = _attr(op, "alignment", 16)
+    if w.shape[3] % alignment:
+        w = F.pad(w, (0, 0, 0, alignment - w.shape[3] % alignment))
+    kd, kh, kw, c_aligned, _ = w.shape
+    block = _attr(op, "c_in_block", 0) or c_aligned
+    if c_aligned % block:
+        raise Unsupported(op.op, why=f"c_in_block {block} does not divide the {c_aligned} aligned input channels")
+    w = w.reshape(kd, kh, kw, c_aligned // block, block, o).permute(3, 0, 1, 2, 4, 5)
+    return w.reshape(-1, o)
+
+
+@handles("ttnn.conv3d",
+         attributes=("batch_size", "input_depth", "input_height", "input_width", "in_channels", "out_channels",
+                     "kernel_size", "stride", "padding", "padding_mode", "dilation", "groups",
+                     "conv3d_config.c_in_block"),
+         reference="ttnn.conv3d: input [N, D, H, W, C] with C padded to in_channels, weights as "
+                   "prepare_conv3d_weights lays them out ([blocks * kD * kH * kW * c_in_block, O], c_in_block from "
+                   "conv3d_config, groups already made block-diagonal), bias [1, O], output [N, OD, OH, OW, O]")
+def _ttnn_conv3d(ctx, op, args):
+    x = args[0]
+    c = _attr(op, "in_channels")
+    if x.dim() != 5 or x.shape[4] != c:
+        raise InterpreterBug(f"{op.name} #{op.op.index}: input {tuple(x.shape)} is not [N, D, H, W, {c}]")
+    kd, kh, kw = _pairs(op.attributes.get("kernel_size"), 3)
+    config = op.attributes.get("conv3d_config")
+    block = plain((config.fields() if isinstance(config, Opaque) else {}).get("c_in_block", 0)) or c
+    weight, o = args[1], _attr(op, "out_channels")
+    if c % block or weight.shape != (c // block * kd * kh * kw * block, o):
+        raise Unsupported(op.op, why=f"its weights {tuple(weight.shape)} are not prepared for {c} input channels "
+                                     f"in blocks of {block} and a {kd}x{kh}x{kw} kernel")
+    weight = weight.reshape(c // block, kd, kh, kw, block, o).permute(5, 0, 4, 1, 2, 3).reshape(o, c, kd, kh, kw)
+    bias = args[2] if len(args) > 2 and isinstance(args[2], torch.Tensor) else None
+    # groups 1: the prepared weights already hold every group's block
+    out = _conv3d(op, x.permute(0, 4, 1, 2, 3), weight, bias, groups=1)
+    return out.permute(0, 2, 3, 4, 1)
 
 
 def _check_transposed_padding_order(op, x):
@@ -697,7 +971,7 @@ def _check_transposed_padding_order(op, x):
                                      f"this op, so no value is computed for it")
 
 
-def _pool(x, kind, kernel, stride, tblr, dilation, ceil_mode, count_include_pad=True):
+def _pool(x, kind, kernel, stride, tblr, dilation, ceil_mode, count_include_pad=True, divisor_override=None):
     top, bottom, left, right = tblr
     compute = torch.float32 if x.dtype == torch.bfloat16 else x.dtype
     x = x.to(compute)
@@ -709,30 +983,35 @@ def _pool(x, kind, kernel, stride, tblr, dilation, ceil_mode, count_include_pad=
         return F.max_pool2d(x, kernel, stride, (top, left), dilation, ceil_mode=ceil_mode)
     if dilation != [1, 1]:
         raise ValueError("a dilated average pool")
-    return F.avg_pool2d(x, kernel, stride, (top, left), ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+    return F.avg_pool2d(x, kernel, stride, (top, left), ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                        divisor_override=divisor_override)
 
 
 @handles("ttir.max_pool2d", "ttir.avg_pool2d",
-         attributes=("kernel", "stride", "padding", "dilation", "ceil_mode", "count_include_pad"),
-         reference="TTIR pooling on NHWC input; padding [top, left, bottom, right]")
+         attributes=("kernel", "stride", "padding", "dilation", "ceil_mode", "count_include_pad", "divisor_override"),
+         reference="TTIR pooling on NHWC input; padding [top, left, bottom, right]; an average pool's window sum "
+                   "is divided by divisor_override when given (1: the sum), else by the window (count_include_pad)")
 def _ttir_pool(ctx, op, args):
     x = args[0].permute(0, 3, 1, 2)
     kind = "max" if "max" in op.name else "avg"
     out = _pool(x, kind, _pairs(op.attributes.get("kernel")), _pairs(op.attributes.get("stride", 1)),
                 _conv_padding_ttir(op), _pairs(op.attributes.get("dilation", 1)),
-                bool(_attr(op, "ceil_mode", False)), bool(_attr(op, "count_include_pad", True)))
+                bool(_attr(op, "ceil_mode", False)), bool(_attr(op, "count_include_pad", True)),
+                _attr(op, "divisor_override"))
     return out.permute(0, 2, 3, 1)
 
 
 @handles("ttnn.max_pool2d", "ttnn.avg_pool2d",
          attributes=("batch_size", "input_height", "input_width", "channels", "kernel_size", "stride", "padding",
-                     "dilation", "ceil_mode", "count_include_pad", "in_place_halo"),
+                     "dilation", "ceil_mode", "count_include_pad", "in_place_halo", "divisor_override"),
          reference="ttnn.max_pool2d / avg_pool2d on flattened NHWC [1, 1, N*H*W, C] (batch_size, input_height, "
-                   "input_width, channels); padding (height, width) or (top, bottom, left, right)")
+                   "input_width, channels); padding (height, width) or (top, bottom, left, right); an average "
+                   "pool's window sum divided by divisor_override when given (1: the sum)")
 def _ttnn_pool(ctx, op, args):
     x = _flat_nhwc_to_nchw(op, args[0], _attr(op, "channels"))
     kind = "max" if "max" in op.name else "avg"
     out = _pool(x, kind, _pairs(op.attributes.get("kernel_size")), _pairs(op.attributes.get("stride", 1)),
                 _conv_padding_ttnn(op), _pairs(op.attributes.get("dilation", 1)),
-                bool(_attr(op, "ceil_mode", False)), bool(_attr(op, "count_include_pad", True)))
+                bool(_attr(op, "ceil_mode", False)), bool(_attr(op, "count_include_pad", True)),
+                _attr(op, "divisor_override"))
     return _nchw_to_flat_nhwc(out)
