@@ -1,7 +1,8 @@
 """Semantic changes the interpreter can prove: a TTNN op whose printed form leaves a choice (ttnn.gelu has no
-approximation attribute) computed under every reading (`tt.interp.READINGS`) on the inputs it gets in the program,
-against what its source line computes in PyTorch (the last value of that line in the captured FX graph, run by
-PyTorch). When the documented reading — the one the interpreter uses — misses the line's value beyond tolerance and
+approximation attribute; nor has a gelu fused into a binary op's `activations`, conv2d_config's `activation` or a
+matmul's `activation = "gelu"`) computed under every reading (`tt.interp.READINGS`, `ACTIVATION_READINGS`) on the
+value it gets in the program, against what PyTorch computes there (the value of its source line in the captured FX
+graph, run by PyTorch, or of a gelu node of the graph: a fused activation may come from another line). When the documented reading — the one the interpreter uses — misses the line's value beyond tolerance and
 another reading matches it, the compiler changed what the line means: a `semantic` finding with both errors.
 
 Runs only where it can: a TTNN stage that compiled, an op with readings in it, a captured FX graph (export or
@@ -15,7 +16,7 @@ import torch.fx
 from .. import core
 from ..core import FindingKind, Op, StageName
 from ..proc.children import ContainedFailure, call_in_fork
-from ..tt.interp import NotInterpreted, READINGS, interpret_text
+from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
 from .findings import Finding
 
 # An error this far below the documented reading's is "the other reading matches".
@@ -48,41 +49,75 @@ def _record(graph, arguments: list, nodes) -> dict:
     return recorded
 
 
-def _line_value(op: Op, fx_ops: list, values: dict, numel: int):
-    """(FX op, value) that the source line of `op` computes last in PyTorch, preferring its module; None."""
+def _reference_candidates(op: Op, fx_ops: list, values: dict, numel: int, kinds: set) -> list:
+    """(FX op, value) candidates for what PyTorch computes where `op` (or its fused activation of one of `kinds`)
+    computes: the values of its source line (its module's first), then every FX node of those kinds."""
     at_line = [f for f in fx_ops if f.location is not None and op.location is not None
                and (f.location.file, f.location.line) == (op.location.file, op.location.line)
                and f.attrs.get("node") in values and values[f.attrs["node"]][0].numel() == numel]
     same_module = [f for f in at_line if f.module == op.module]
-    chosen = (same_module or at_line)[-1:] or None
-    return (chosen[0], values[chosen[0].attrs["node"]][0]) if chosen else None
+    of_kind = [f for f in fx_ops if f.attrs.get("node") in values and _fx_kind(f) in kinds
+               and values[f.attrs["node"]][0].numel() == numel]
+    chosen = (same_module or at_line)[-1:] + of_kind
+    return [(f, values[f.attrs["node"]][0]) for f in chosen]
+
+
+def _fx_kind(fx_op: Op) -> str:
+    """`aten.gelu.default` -> "gelu"."""
+    parts = fx_op.name.split(".")
+    return parts[1] if len(parts) > 2 else parts[-1]
+
+
+def _reading_sites(ttnn, run) -> list:
+    """(op, documented readings, the value the reading applies to, where) for every bare op and every fused
+    activation whose kind leaves a choice."""
+    sites = []
+    for index, inputs in run.inputs.items():
+        sites.append((ttnn.ops[index], READINGS[ttnn.ops[index].name], inputs[0], ""))
+    for index, kinds in run.fused.items():
+        value = run.values[index][0]
+        for kind in kinds:
+            if kind in ACTIVATION_READINGS:
+                sites.append((ttnn.ops[index], ACTIVATION_READINGS[kind], value, f" (its fused {kind})"))
+            value = ACTIVATIONS[kind](value)
+    return sites
+
+
+def _mentions_a_reading(ttnn) -> bool:
+    """A cheap gate before any run: the stage has an op or a fused activation that leaves a choice."""
+    return any(op.name in READINGS or any(kind in op.text for kind in ACTIVATION_READINGS) for op in ttnn.ops)
 
 
 def analyze_semantics(b) -> tuple:
     ttnn = b.stages.get("ttnn")
     fx = b.stages.get("fx")
-    if ttnn is None or not ttnn.ok or fx is None or b.fx_graph is None or not any(
-            op.name in READINGS for op in ttnn.ops) or b.missing_values():
+    if ttnn is None or not ttnn.ok or fx is None or b.fx_graph is None or not _mentions_a_reading(ttnn) or \
+            b.missing_values():
         return [], {}
-
-    lines = {(op.location.file, op.location.line) for op in ttnn.ops if op.name in READINGS and op.location}
-    needed = {f.attrs.get("node") for f in fx.ops if f.location and (f.location.file, f.location.line) in lines}
     try:
         run = interpret_text("ttnn", ttnn.full_text(), list(b.argument_values), record=True)
+        sites = _reading_sites(ttnn, run)
+        if not sites:
+            return [], {}
+        lines = {(op.location.file, op.location.line) for op, *_ in sites if op.location}
+        kinds = {"gelu"}
+        needed = {f.attrs.get("node") for f in fx.ops if (f.location and (f.location.file, f.location.line) in lines)
+                  or _fx_kind(f) in kinds}
         values = fx_node_values(b.fx_graph, b.argument_values, needed)
     except (NotInterpreted, ContainedFailure):
         return [], {}  # the run says why (b.run("ttnn", device="cpu")); no semantic claim without values
     findings = []
-    for index, inputs in run.inputs.items():
-        op = ttnn.ops[index]
-        result = run.values[index][0]
-        found = _line_value(op, fx.ops, values, result.numel())
+    for op, readings, source, where_fused in sites:
+        candidates = _reference_candidates(op, fx.ops, values, source.numel(), kinds)
+        found = None
+        for fx_op, reference in candidates:
+            reference = reference.reshape(source.shape).double()
+            errors = {name: float((fn(source).double() - reference).abs().max()) for name, fn in readings.items()}
+            if found is None or min(errors.values()) < min(found[1].values()):
+                found = (fx_op, errors, reference)
         if found is None:
             continue
-        fx_op, reference = found
-        reference = reference.reshape(result.shape).double()
-        errors = {name: float((fn(inputs[0]).double() - reference).abs().max())
-                  for name, fn in READINGS[op.name].items()}
+        fx_op, errors, reference = found
         documented = next(iter(errors))
         tolerance = 2e-6 * max(1.0, float(reference.abs().max()))  # float32 rounding stays well below
         best = min(errors, key=lambda name: errors[name])
@@ -90,12 +125,13 @@ def analyze_semantics(b) -> tuple:
                 errors[best] * _CLEARLY_CLOSER > errors[documented]:
             continue
         where = f" (module {op.module})" if op.module else ""
-        readings = "; ".join(f"read as {name}: max |error| {err:.3g}" for name, err in errors.items())
+        text = "; ".join(f"read as {name}: max |error| {err:.3g}" for name, err in errors.items())
         findings.append(Finding(
             kind=FindingKind.SEMANTIC, stage=StageName.TTNN, op=op.name, location=op.location,
-            message=(f"{op.name}{where} does not compute what its source line computes in PyTorch "
-                     f"({fx_op.name}): {readings}. The interpreter uses the documented reading ({documented}); the "
-                     f"line matches the {best} reading, so the compiler changed the op's meaning"),
-            details={"op_index": index, "readings": errors, "used": documented, "matches": best,
+            message=(f"{op.name}{where_fused}{where} does not compute what its source computes in PyTorch "
+                     f"({fx_op.name}): {text}. The interpreter uses the documented reading ({documented}); "
+                     f"PyTorch matches the {best} reading, so the compiler changed the op's meaning"),
+            details={"index": op.index, "readings": errors, "used": documented, "matches": best,
+                     "fused": where_fused.strip(" ()") or None,
                      "reference_op": fx_op.name, "reference_node": fx_op.attrs.get("node")}))
     return findings, {}

@@ -108,8 +108,8 @@ def stage_comparison_overlay(stage, comparison) -> dict:
     stage, green where it agrees, red where it diverges; unmatched ops carry none."""
     if comparison.stage != stage.name:
         raise BadInput(f"this comparison's ops are {comparison.stage}'s: overlay it on that stage, not {stage.name}")
-    results = {str(m.op.index): {"value": round(float(m.pcc), 6), "bgColor": PASS_COLOUR if m.ok else FAIL_COLOUR}
-               for m in comparison.rows}
+    results = {str(index): {"value": round(float(m.pcc), 6), "bgColor": PASS_COLOUR if m.ok else FAIL_COLOUR}
+               for index, m in comparison.worst_rows().items()}
     return {stage.name: {"results": results, "name": f"PCC against {comparison.reference_stage}; green agrees, "
                                                       f"red diverges"}}
 

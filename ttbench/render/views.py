@@ -145,16 +145,18 @@ def stage_comparison_repr_html(r) -> str:
     if r.not_run:
         return f"<div class='ttbench-compare'>{head}</div>"
     first = r.first_divergence
-    cells = ["#", "op", "line", "module", f"{r.reference_stage} op", "layout", "pcc", "max abs error"]
+    cells = ["#", "op", "line", "module", f"{r.reference_stage} op", "layout", "pcc", "max abs error", "finding"]
     rows = []
     for m in r.rows:
         mark = " ◀ first divergence" if m is first else ""
-        values = [m.op.index, m.op.name + mark, m.op.location.short if m.op.location else "-", m.op.module or "",
-                  f"{m.reference.name} #{m.reference.index}", m.layout, m.pcc, m.max_abs_error]
+        values = [m.op.index, m.op.name + (f" ({m.part})" if m.part else "") + mark, m.op.location.short if m.op.location else "-", m.op.module or "",
+                  f"{m.reference.name} #{m.reference.index}", m.layout, m.pcc, m.max_abs_error, m.finding]
         rows.append(f"<tr style='background:{_pcc_colour(m, r.min_pcc)}'>"
                     + "".join(f"<td>{e(cell_text(v))}</td>" for v in values) + "</tr>")
-    unmatched = "".join(f"<tr><td>{m.op.index}</td><td>{e(m.op.name)}</td><td>"
-                        f"{e(m.op.location.short if m.op.location else '-')}</td><td>{e(m.reason)}</td></tr>"
+    unmatched = "".join(f"<tr><td>{m.op.index}</td><td>{e(m.label.split(' ', 1)[0])}"
+                        f"{e(' (' + m.part + ')' if m.part else '')}</td><td>"
+                        f"{e(m.op.location.short if m.op.location else '-')}</td><td>{e(m.reason)}"
+                        f"{e('; ' + m.finding if m.finding else '')}</td></tr>"
                         for m in r.unmatched)
     legend = ("<div style='font-size:12px'>colour: <span style='background:#c8e6c9'>PCC ≥ threshold</span> "
               "<span style='background:#ffcdd2'>diverges</span> <span style='background:#fff3c4'>allclose, "

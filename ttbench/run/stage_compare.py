@@ -23,6 +23,8 @@ import numpy as np
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
 from ..io.arrays import to_numpy
+from ..tt.interp import ACTIVATIONS, refusal
+from ..tt.program import PROGRAM_STAGES
 from ..tt.sim.executor import NotSimulated
 from .simulated_ops import producers, simulate_ops
 from .stage_values import NotRun, VALUE_STAGES, stage_values
@@ -60,6 +62,15 @@ _KIND_CLASSES = (
 _ACTIVATION_RE = re.compile(r"op_type = (\w+)")
 
 
+def _kinds_of(name: str) -> set:
+    """A kind name with the names the other stages give the same computation."""
+    out = {name}
+    for cls in _KIND_CLASSES:
+        if name in cls:
+            out |= cls
+    return out
+
+
 def _kinds(op: Op) -> set:
     """The kind names `op` computes: its own (with its class) and, for a TTNN op with fused activations, theirs."""
     parts = op.name.split(".")
@@ -82,12 +93,20 @@ class OpMatch:
     layout: str = ""  # how the values were aligned: "same", "reshaped", "NCHW -> flattened NHWC", ...
     ok: bool = False
     reason: str = ""  # why unmatched
+    part: str = ""  # which of the op's values: "" its own, "after relu" after its fused activations
+    finding: str = ""  # a semantic finding on this op (the compiler changed what it means), said beside its PCC
+
+    @property
+    def label(self) -> str:
+        """`ttnn.conv2d #69`, or `ttnn.conv2d #69 after relu` for the value after its fused activations."""
+        return f"{self.op.name} #{self.op.index}" + (f" {self.part}" if self.part else "")
 
     def to_dict(self) -> dict:
-        return {"index": self.op.index, "op": self.op.name, "location": str(self.op.location or ""),
+        return {"index": self.op.index, "op": self.op.name, "part": self.part, "location": str(self.op.location or ""),
                 "module": self.op.module, "reference_index": self.reference.index if self.reference else None,
                 "reference_op": self.reference.name if self.reference else None, "pcc": self.pcc,
-                "max_abs_error": self.max_abs_error, "layout": self.layout, "ok": self.ok, "reason": self.reason}
+                "max_abs_error": self.max_abs_error, "layout": self.layout, "ok": self.ok, "reason": self.reason,
+                "finding": self.finding}
 
 
 @dataclass
@@ -118,23 +137,44 @@ class StageComparison:
         return next((r for r in self.rows if not r.ok), None)
 
     def op_pcc(self) -> dict:
-        """op index in the later stage -> PCC against the earlier stage (matched ops only)."""
-        return {r.op.index: r.pcc for r in self.rows}
+        """op index in the later stage -> its lowest PCC against the earlier stage (matched ops only; an op with
+        fused activations is compared before and after them)."""
+        out: dict = {}
+        for r in self.rows:
+            out[r.op.index] = r.pcc if r.op.index not in out else min(out[r.op.index], r.pcc)
+        return out
+
+    def worst_rows(self) -> dict:
+        """op index -> its worst compared row (a diverging one first, then the lowest PCC)."""
+        out: dict = {}
+        for r in self.rows:
+            if r.op.index not in out or (r.ok, r.pcc) < (out[r.op.index].ok, out[r.op.index].pcc):
+                out[r.op.index] = r
+        return out
 
     def summary(self) -> str:
         head = f"{self.model}: {self.reference_stage} -> {self.stage}"
         if self.not_run:
             return f"{head}: not compared: {self.not_run}"
-        text = (f"{head}: {len(self.rows)} ops matched and compared, {len(self.unmatched)} unmatched "
+        text = (f"{head}: {len(self.rows)} values matched and compared, {len(self.unmatched)} unmatched "
                 f"(pcc threshold {self.min_pcc}), {self.seconds:.1f}s\n  {self.reference_stage}: "
                 f"{self.reference_producer}\n  {self.stage}: {self.producer}")
         d = self.first_divergence
-        if d is None:
-            text += "\nno op diverges"
+        if not self.rows:
+            reasons = sorted({m.reason for m in self.unmatched})
+            text += (f"\nnothing compared: no op of {self.stage} has a counterpart in {self.reference_stage}, so "
+                     f"nothing is said about divergence" + (f" ({'; '.join(reasons[:3])})" if reasons else ""))
+        elif d is None and not any(r.max_abs_error for r in self.rows):
+            text += f"\nno compared op falls below pcc {self.min_pcc}: every compared value is the same"
+        elif d is None:
+            worst = max(self.rows, key=lambda r: (r.max_abs_error or 0.0))
+            text += (f"\nno compared op falls below pcc {self.min_pcc}; the error is largest at {worst.label}"
+                     f"{' at ' + str(worst.op.location) if worst.op.location else ''}: max abs error "
+                     f"{cell_text(worst.max_abs_error)}, pcc {cell_text(worst.pcc)}")
         else:
             where = f" at {d.op.location}" if d.op.location else ""
             module = f" (module {d.op.module})" if d.op.module else ""
-            text += (f"\nfirst divergence: {d.op.name} #{d.op.index}{where}{module}: pcc {cell_text(d.pcc)}, "
+            text += (f"\nfirst divergence: {d.label}{where}{module}: pcc {cell_text(d.pcc)}, "
                      f"max abs error {cell_text(d.max_abs_error)} against {d.reference.name} "
                      f"#{d.reference.index} of {self.reference_stage}")
         return text
@@ -257,6 +297,12 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
                        f"(order: {' -> '.join(VALUE_STAGES)})")
     result = StageComparison(model=b.model_name, reference_stage=reference_stage, stage=stage, min_pcc=min_pcc)
     t0 = time.perf_counter()
+    for s in (reference_stage, stage):  # a program the interpreter refuses is known before anything runs
+        if s in PROGRAM_STAGES and s in b.stages and b.stages[s].ok:
+            refused = refusal(s, b.stages[s].full_text())
+            if refused:
+                result.not_run = refused
+                return result
     try:
         ref = stage_values(b, reference_stage, precision, timeout)
         got = stage_values(b, stage, precision, timeout)
@@ -265,13 +311,16 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
         return result
     result.reference_producer, result.producer = ref.produced_by, got.produced_by
     result.reference_ops = len(ref.ops)
+    # Const-eval ops (computed once from the weights) are matched only with weight-only work of the earlier stage:
+    # its own const-eval ops. A run-time op of the same line, kind and shape is another computation.
     by_module: dict = {}
     by_line: dict = {}
     for op in ref.ops:
         key = _key(op)
         if key is not None:
-            by_module.setdefault(key, []).append(op)
-            by_line.setdefault(key[:2], []).append(op)
+            by_module.setdefault((_is_const_eval(op),) + key, []).append(op)
+            by_line.setdefault((_is_const_eval(op),) + key[:2], []).append(op)
+    reference_has_const_eval = any(_is_const_eval(op) for op in ref.ops)
     for op in got.ops:
         if op.name.endswith(_NOT_COMPARED_SUFFIXES):
             continue
@@ -279,14 +328,21 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
         if key is None:
             result.unmatched.append(OpMatch(op, None, reason="no source location to match by"))
             continue
+        const_eval = _is_const_eval(op)
+        if const_eval and not reference_has_const_eval:
+            result.unmatched.append(OpMatch(op, None, reason=f"computed once from the weights (const-eval); "
+                                                             f"{reference_stage} has no weight-only op to compare "
+                                                             f"it with"))
+            continue
+        module_key, line_key = (const_eval,) + key, (const_eval,) + key[:2]
         value = got.values[id(op)][0]
         movement = op.name.endswith(_MOVEMENT_SUFFIXES)
         kinds = None if movement else _kinds(op)
-        best, best_ref, fitting = _closest(value, by_module.get(key, ()), ref, kinds)
+        best, best_ref, fitting = _closest(value, by_module.get(module_key, ()), ref, kinds)
         if best is None or not _agrees(best, min_pcc):
             # A fusion: the op holds the value of another op of its line, of any kind or module (a conv with its
             # batch norm folded in, a matmul with its bias). Agreeing with one of them is no divergence.
-            fused, fused_ref, _ = _closest(value, by_line.get(key[:2], ()), ref)
+            fused, fused_ref, _ = _closest(value, by_line.get(line_key, ()), ref)
             if fused is not None and _agrees(fused, min_pcc):
                 label = f"{fused[2]}; fused: holds the value of {fused_ref.name}" + \
                     (f" of module {fused_ref.module}" if fused_ref.module != op.module else "")
@@ -296,22 +352,63 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
             # (a decomposed layer norm's products) as likely as a divergence, so it is not called either.
             result.unmatched.append(OpMatch(op, None, reason=f"{fitting} values of its kind and shape at this line "
                                                              f"in {reference_stage}, none equal to it"))
-            continue
-        if best is None or (movement and not _agrees(best, min_pcc)):
-            if key[:2] not in by_line:
-                reason = f"no op of {reference_stage} at this line"
+        elif best is None or (movement and not _agrees(best, min_pcc)):
+            if line_key not in by_line:
+                reason = f"no {'const-eval ' if const_eval else ''}op of {reference_stage} at this line"
             elif movement:
                 reason = f"moves or retypes values; no op of {reference_stage} at this line holds the same values"
             else:
                 reason = (f"no op of {reference_stage} at this line computes {op.name.split('.', 1)[-1]} with "
                           f"shape {list(value.shape)} (an intermediate of a rewrite)")
             result.unmatched.append(OpMatch(op, None, reason=reason))
-            continue
-        p, max_abs, layout, _ = best
-        result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
-                                   ok=_agrees(best, min_pcc)))
+        else:
+            p, max_abs, layout, _ = best
+            result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
+                                       ok=_agrees(best, min_pcc)))
+        if id(op) in got.after_activations:
+            result.rows.append(_after_activations(op, got.after_activations[id(op)], line_key, by_line, ref,
+                                                  min_pcc, reference_stage))
+    result.unmatched.extend(m for m in result.rows if m.reference is None)
+    result.rows = [m for m in result.rows if m.reference is not None]
+    _mark_findings(b, stage, result.rows + result.unmatched)
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _mark_findings(b, stage: str, rows: list) -> None:
+    """Rows of ops a semantic finding is about carry it: a PCC that passes there may still be the wrong
+    reading of a documented choice (a tanh gelu read as erf differs by ~2e-4)."""
+    semantic = {f.details.get("index"): f for f in b.findings.of("semantic") if f.stage == stage}
+    for row in rows:
+        found = semantic.get(row.op.index)
+        if found is not None and (not found.details.get("fused") or row.part):
+            row.finding = f"semantic: PyTorch matches the {found.details.get('matches')} reading"
+
+
+def _is_const_eval(op: Op) -> bool:
+    return "const_eval" in (op.attrs.get("func") or "")
+
+
+def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: float, reference_stage: str) -> OpMatch:
+    """The op's value after its fused activations against the earlier stage's op of the last activation's kind:
+    at the op's own line first, then anywhere (a residual add's relu is another line's). A dropped or changed
+    activation is then a divergence at this op, not at the next one."""
+    kinds, value = fused
+    part = f"after {' then '.join(kinds)}"
+    # any activation's kind, not only the one the later stage names: a changed activation (relu -> sigmoid) is
+    # then compared with the earlier stage's relu and diverges here
+    wanted = set().union(*(_kinds_of(k) for k in ACTIVATIONS), _kinds_of(kinds[-1]))
+    best, best_ref, _ = _closest(value, by_line.get(line_key, ()), ref, wanted)
+    if best is None or not _agrees(best, min_pcc):
+        same_funcs = [c for c in ref.ops if _is_const_eval(c) == line_key[0]]
+        anywhere = _closest(value, same_funcs, ref, wanted)
+        if anywhere[0] is not None and (best is None or (anywhere[0][3], anywhere[0][0]) > (best[3], best[0])):
+            best, best_ref = anywhere[0], anywhere[1]
+    if best is None:
+        return OpMatch(op, None, part=part, reason=f"no activation of {reference_stage} holds a value of its shape "
+                                                   f"(it may compute {kinds[-1]} as several ops)")
+    return OpMatch(op, best_ref, pcc=best[0], max_abs_error=best[1], layout=best[2], ok=_agrees(best, min_pcc),
+                   part=part)
 
 
 def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:

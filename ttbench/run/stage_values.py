@@ -36,7 +36,10 @@ class StageValues:
     stage: str
     produced_by: str  # what computed the values
     ops: list  # Op records, in execution order, each with at least one tensor value
-    values: dict = field(default_factory=dict)  # id(op) -> list of numpy arrays (its tensor results)
+    values: dict = field(default_factory=dict)  # id(op) -> list of numpy arrays (its tensor results; an op with
+    # fused output activations: its value before them)
+    after_activations: dict = field(default_factory=dict)  # id(op) -> (the fused activations' kinds, its value
+    # after them), for the ops that have them
 
 
 def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -> StageValues:
@@ -62,7 +65,8 @@ def _interpreted(b, stage: str, precision: str) -> StageValues:
         raise NotRun(str(exc)) from exc
     ops = [s.ops[i] for i in run.values]  # recorded in execution order
     values = {id(s.ops[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
-    return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values)
+    after = {id(s.ops[i]): (kinds, to_numpy(run.results[i][0])) for i, kinds in run.fused.items()}
+    return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values, after)
 
 
 def _stablehlo(b, timeout: float) -> StageValues:

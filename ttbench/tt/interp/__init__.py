@@ -4,8 +4,8 @@ registry.py is the table of handlers and the ways a run refuses; handlers.py hol
 walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results recorded per
 op). `HANDLERS` is the registry: `known_ops()` lists it.
 """
-from .engine import PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text
-from .handlers import READINGS  # importing handlers registers every handler
+from .engine import PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text, refusal
+from .handlers import ACTIVATION_READINGS, ACTIVATIONS, READINGS  # importing handlers registers every handler
 from .registry import HANDLERS, InterpreterBug, Unsupported, unsupported_reason
 
 
@@ -14,5 +14,5 @@ def known_ops() -> dict:
     return {name: HANDLERS[name].reference for name in sorted(HANDLERS)}
 
 
-__all__ = ["interpret", "interpret_text", "NotInterpreted", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
-           "known_ops", "unsupported_reason", "READINGS"]
+__all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
+           "known_ops", "unsupported_reason", "READINGS", "ACTIVATION_READINGS", "ACTIVATIONS"]

@@ -217,6 +217,18 @@ class NotInterpreted(Exception):
         self.internal = internal
 
 
+def refusal(stage: str, text: str) -> Optional[str]:
+    """Why the interpreter would refuse this TTIR/TTNN text, known without running anything; None when it would
+    run it."""
+    try:
+        _plan(parse_program(stage, text))
+    except Unsupported as exc:
+        return str(exc)
+    except ProgramError as exc:
+        return f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
+    return None
+
+
 def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir",
                    record: bool = False) -> Interpretation:
     """The TTIR/TTNN `text` parsed and interpreted on `arguments`; NotInterpreted says why not."""

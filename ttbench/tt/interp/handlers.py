@@ -69,8 +69,10 @@ READINGS = {
     "ttnn.gelu": {GELU_DOCUMENTED: _gelu_erf,
                   "tanh approximation": lambda x: F.gelu(x.float(), approximate="tanh").to(x.dtype)},
 }
-# Fused activations (`#ttnn.unary_with_param<op_type = relu>`): the same table.
+# Fused activations (`#ttnn.unary_with_param<op_type = relu>`, conv2d_config's, matmul's "gelu"): the same table,
+# and the same readings where the kind leaves a choice (a fused gelu names no approximation either).
 ACTIVATIONS = {name: fn for name, fn in UNARY.items() if name not in ("logical_not", "bitwise_not")}
+ACTIVATION_READINGS = {"gelu": READINGS["ttnn.gelu"]}
 
 
 def activation_kind(op, where: str, spec) -> str:
