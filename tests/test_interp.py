@@ -35,7 +35,9 @@ def test_zoo_ttir_and_ttnn_programs_match_pytorch(zoo_bringup, model):
     # fused k/v projections) is matched or listed unmatched, never called a divergence.
     cmp = b.compare_stages("stablehlo", "ttnn")
     assert cmp.not_run is None and cmp.first_divergence is None, cmp.summary()
-    assert len(cmp.rows) > len(cmp.unmatched)
+    # const-eval ops (computed once from the weights) have no run-time counterpart in StableHLO: listed as such
+    run_time = [m for m in cmp.unmatched if "const-eval" not in m.reason]
+    assert len(cmp.rows) > len(run_time)
 
 
 def _edited(b, stage, edit):

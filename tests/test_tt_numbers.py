@@ -206,6 +206,17 @@ def test_a_tanh_gelu_fused_into_an_add_is_a_semantic_finding_drawn_on_its_op():
 
 
 @pytest.mark.tt
+def test_a_tanh_gelu_through_onnx_is_a_semantic_finding_read_against_onnxruntime():
+    torch.manual_seed(0)
+    b = tb.bringup(FusedTanhGelu().eval(), (torch.randn(1, 4, 8, 8) * 3,), frontend="onnx", name="gelu_onnx")
+    found = b.findings.of("semantic")
+    assert len(found) == 1, b.findings.counts()
+    f = found[0]
+    assert f.details["reference_op"] == "onnx.Gelu" and f.details["matches"] == "tanh approximation"
+    assert "onnxruntime" in f.message and f.details["fused"]
+
+
+@pytest.mark.tt
 def test_compare_stages_over_a_model_without_source_lines_says_nothing_was_compared():
     namespace: dict = {}
     exec("import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x) * 2 + 1\n",
@@ -214,7 +225,7 @@ def test_compare_stages_over_a_model_without_source_lines_says_nothing_was_compa
     r = b.compare_stages("stablehlo", "ttnn")
     assert r.not_run is None and not r.rows and r.unmatched
     assert "nothing compared" in r.summary() and "no op diverges" not in r.summary()
-    assert "no compared op" not in r.summary()
+    assert "every compared value" not in r.summary()
 
 
 # --- handcrafted programs against torch's own ops ---------------------------------------------------------------
@@ -276,3 +287,48 @@ def test_conv2d_config_weights_dtype_rounds_the_weights():
     assert not torch.allclose(out, exact, atol=1e-6)  # the rounding is really applied
     with pytest.raises(Unsupported, match="weights_dtype = bfp_bf8"):
         _run(text.replace("weights_dtype = bf16", "weights_dtype = bfp_bf8"), flat, weight)
+
+
+# --- the tracker counts wrong numbers as failures -----------------------------------------------------------------
+
+@pytest.mark.tt
+def test_a_tt_program_that_runs_and_does_not_match_is_an_incorrect_result_with_its_op_and_values(tmp_path):
+    from ttbench.fleet import sweep
+    from ttbench.fleet.track import triage
+
+    b = _bringup(SqueezeExcite, 1, 3, 16, 16)
+    wrong = _edited(b, "ttnn", lambda t: t.replace("activation = <op_type = relu>", "activation = <op_type = sigmoid>"))
+    row = {"model": "se", "frontend": "export", "failed_stage": None, "run_ok": True,
+           "stage_pcc": {"stablehlo": 1.0}, "stage_notes": {}}
+    sweep._run_programs(wrong, row)
+    assert row["stage_pcc"]["ttir"] >= 0.99999  # TTIR passes: the TTIR -> TTNN rewrite is the suspect
+    wrong_numbers = row["incorrect"]
+    assert wrong_numbers["stage"] == "ttnn" and wrong_numbers["earlier"] == "ttir"
+    assert wrong_numbers["op"] == "ttnn.conv2d" and wrong_numbers["part"] == "after sigmoid"
+    assert "test_tt_numbers.py" in wrong_numbers["location"] and "honoured" in wrong_numbers["verdict"]
+    assert sweep.classify(row, {}) == "incorrect result"  # never "pass"
+    row["verdict"], row["why"] = triage.verdict(row, None)
+    (group,) = triage.group_rows([row])
+    assert group.stage == "ttnn" and group.op == "ttnn.conv2d" and "first divergence" in group.example
+    written = triage.write_divergence(wrong, wrong_numbers, str(tmp_path))
+    assert {p.rsplit("/", 1)[-1] for p in written} == {"op.mlir", "values.npz", "divergence.json"}
+    values = __import__("numpy").load(tmp_path / "values.npz")
+    after = values["ttnn_value_after_sigmoid"].reshape(-1)
+    assert torch.allclose(torch.from_numpy(after), torch.sigmoid(torch.from_numpy(values["ttnn_value"].reshape(-1))))
+    assert "operand_0" in values and "ttir_value" in values
+    assert "sigmoid" in (tmp_path / "op.mlir").read_text()
+
+
+@pytest.mark.tt
+@pytest.mark.parametrize("model_cls, shape", [(SqueezeExcite, (1, 3, 16, 16)), (AveragePools, (1, 4, 8, 8)),
+                                              (Conv1dNet, (2, 4, 16)), (Conv3dNet, (1, 4, 4, 6, 6))])
+def test_every_single_op_program_the_compiler_emits_agrees_with_torch(model_cls, shape):
+    """The differential check: each aten op of the model compiled alone by the real compiler, its TTNN program in
+    the interpreter against PyTorch's own op (the independent reading) — with the attributes the compiler emits
+    for it. A disagreement lists the op; none is tolerated."""
+    b = _bringup(model_cls, *shape)
+    report = b.op_by_op(device="tt", progress=False)
+    interpreted = [r for r in report.rows if r.pcc_from and "interpreter" in r.pcc_from and r.pcc is not None]
+    assert interpreted, report.summary()
+    disagree = [(r.op, r.pcc, r.note) for r in interpreted if r.pcc < 0.999 or r.note]
+    assert not disagree, disagree

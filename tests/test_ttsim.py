@@ -192,3 +192,34 @@ def test_arguments_that_do_not_fit_the_program_are_refused_before_the_replay(zoo
     b.argument_values = [torch.zeros(3, 3)] + list(b.argument_values[1:])
     result = b.run("ttnn", device="ttsim")
     assert not result.executed and "argument 0 is (3, 3)" in result.message, result.message
+
+
+def _squeeze_excite():
+    """tests/test_tt_numbers.py's block: its ReLU fused into a 1x1 conv's conv2d_config."""
+    import test_tt_numbers as numbers
+
+    return numbers, numbers._bringup(numbers.SqueezeExcite, 1, 3, 16, 16)
+
+
+def test_a_value_changing_field_the_replay_would_drop_refuses_before_the_device_opens(no_simulator):
+    from ttbench.tt.program import parse_program
+    from ttbench.tt.sim.executor import replay_refusal
+
+    numbers, b = _squeeze_excite()
+    text = b.stages["ttnn"].full_text()
+    assert replay_refusal(parse_program("ttnn", text)) is None  # activation and weights_dtype are handed over
+    planted = text.replace("activation = <op_type = relu>", "activation = <op_type = relu>, act_scale = 2", 1)
+    refused = replay_refusal(parse_program("ttnn", planted))
+    assert refused and "act_scale of conv2d_config of ttnn.conv2d" in refused and "nothing is simulated" in refused
+
+
+@needs_ttsim
+def test_the_replay_hands_ttnn_the_fused_activation_and_runs_what_the_user_edited():
+    numbers, b = _squeeze_excite()
+    clean = b.run("ttnn", device="ttsim")
+    assert clean.executed and clean.ok and clean.pcc >= 0.9999, clean
+    wrong = numbers._edited(b, "ttnn", lambda t: t.replace("activation = <op_type = relu>",
+                                                           "activation = <op_type = sigmoid>"))
+    edited = wrong.run("ttnn", device="ttsim")  # the edited program, not the stage's original ops
+    assert edited.executed and not edited.ok, edited
+    assert abs(edited.pcc - wrong.run("ttnn", device="cpu").pcc) < 1e-3  # the simulator agrees with the interpreter

@@ -15,7 +15,9 @@ import torch.fx
 
 from .. import core
 from ..core import FindingKind, Op, StageName
+from ..io.arrays import to_numpy
 from ..proc.children import ContainedFailure, call_in_fork
+from ..stages.onnx_prepare import graph_inputs
 from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
 from .findings import Finding
 
@@ -29,6 +31,37 @@ def fx_node_values(graph, arguments: list, nodes=None) -> dict:
     there must not take the caller with it (children.ContainedFailure says how it ended)."""
     return call_in_fork(lambda: _record(graph, arguments, nodes), core.EAGER_TIMEOUT_S,
                         "the FX graph, run by PyTorch node by node,")
+
+
+def onnx_node_values(model, inputs: list, nodes) -> dict:
+    """node name -> tensor results of the ONNX `model`'s nodes named in `nodes`, run by onnxruntime on `inputs`
+    (the graph's own inputs, in order) with those outputs added, in a forked child (as fx_node_values)."""
+    return call_in_fork(lambda: _record_onnx(model, inputs, nodes), core.EAGER_TIMEOUT_S,
+                        "the ONNX model, run by onnxruntime with its nodes' outputs,")
+
+
+def _record_onnx(model, inputs: list, nodes) -> dict:
+    import onnx  # lazy: only an ONNX bringup's semantic check runs it
+    import onnxruntime
+
+    inferred = onnx.shape_inference.infer_shapes(model)
+    typed = {v.name: v for v in list(inferred.graph.value_info) + list(inferred.graph.output)}
+    probe = onnx.ModelProto()
+    probe.CopyFrom(inferred)
+    wanted = {}
+    for node in probe.graph.node:
+        if node.name in nodes:
+            wanted[node.name] = [o for o in node.output if o in typed]
+    del probe.graph.output[:]
+    names = [o for outs in wanted.values() for o in outs]
+    probe.graph.output.extend(typed[o] for o in names)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1  # a forked child: no thread pool to fight the parent's over the cores
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(probe.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    arrays = session.run(names, {i.name: to_numpy(v) for i, v in zip(graph_inputs(probe), inputs)})
+    by_output = dict(zip(names, arrays))
+    return {node: [torch.from_numpy(by_output[o].copy()) for o in outs] for node, outs in wanted.items() if outs}
 
 
 def _record(graph, arguments: list, nodes) -> dict:
@@ -63,9 +96,9 @@ def _reference_candidates(op: Op, fx_ops: list, values: dict, numel: int, kinds:
 
 
 def _fx_kind(fx_op: Op) -> str:
-    """`aten.gelu.default` -> "gelu"."""
+    """`aten.gelu.default` -> "gelu"; `onnx.Gelu` -> "gelu"."""
     parts = fx_op.name.split(".")
-    return parts[1] if len(parts) > 2 else parts[-1]
+    return (parts[1] if len(parts) > 2 else parts[-1]).lower()
 
 
 def _reading_sites(ttnn, run) -> list:
@@ -90,8 +123,8 @@ def _mentions_a_reading(ttnn) -> bool:
 
 def analyze_semantics(b) -> tuple:
     ttnn = b.stages.get("ttnn")
-    fx = b.stages.get("fx")
-    if ttnn is None or not ttnn.ok or fx is None or b.fx_graph is None or not _mentions_a_reading(ttnn) or \
+    source = b.stages.get("fx") if b.fx_graph is not None else b.stages.get("onnx")
+    if ttnn is None or not ttnn.ok or source is None or not source.ok or not _mentions_a_reading(ttnn) or \
             b.missing_values():
         return [], {}
     try:
@@ -101,11 +134,16 @@ def analyze_semantics(b) -> tuple:
             return [], {}
         lines = {(op.location.file, op.location.line) for op, *_ in sites if op.location}
         kinds = {"gelu"}
-        needed = {f.attrs.get("node") for f in fx.ops if (f.location and (f.location.file, f.location.line) in lines)
-                  or _fx_kind(f) in kinds}
-        values = fx_node_values(b.fx_graph, b.argument_values, needed)
+        needed = {f.attrs.get("node") for f in source.ops if (f.location and (f.location.file, f.location.line)
+                                                                in lines) or _fx_kind(f) in kinds}
+        if b.fx_graph is not None:
+            values = fx_node_values(b.fx_graph, b.argument_values, needed)
+        else:  # an ONNX bringup: PyTorch's role is played by onnxruntime on the file's own graph
+            values = onnx_node_values(source.module, list(b.example_inputs), needed)
     except (NotInterpreted, ContainedFailure):
         return [], {}  # the run says why (b.run("ttnn", device="cpu")); no semantic claim without values
+    fx = source
+    reader = "PyTorch" if b.fx_graph is not None else "onnxruntime"
     findings = []
     for op, readings, source, where_fused in sites:
         candidates = _reference_candidates(op, fx.ops, values, source.numel(), kinds)
@@ -128,9 +166,9 @@ def analyze_semantics(b) -> tuple:
         text = "; ".join(f"read as {name}: max |error| {err:.3g}" for name, err in errors.items())
         findings.append(Finding(
             kind=FindingKind.SEMANTIC, stage=StageName.TTNN, op=op.name, location=op.location,
-            message=(f"{op.name}{where_fused}{where} does not compute what its source computes in PyTorch "
+            message=(f"{op.name}{where_fused}{where} does not compute what its source computes in {reader} "
                      f"({fx_op.name}): {text}. The interpreter uses the documented reading ({documented}); "
-                     f"PyTorch matches the {best} reading, so the compiler changed the op's meaning"),
+                     f"{reader} matches the {best} reading, so the compiler changed the op's meaning"),
             details={"index": op.index, "readings": errors, "used": documented, "matches": best,
                      "fused": where_fused.strip(" ()") or None,
                      "reference_op": fx_op.name, "reference_node": fx_op.attrs.get("node")}))

@@ -161,7 +161,7 @@ def cmd_sweep(args) -> int:
         for path in sw.write(rows, args.out):
             print(f"wrote {path}")
     print(f"results appended to {db_path} (`ttbench history --db {db_path}` compares the last two runs)")
-    return 1 if any(r["status"] == "new failure" for r in rows) else 0
+    return 1 if any(r["status"] in ("new failure", sw.INCORRECT) for r in rows) else 0
 
 
 def cmd_track(args) -> int:

@@ -77,22 +77,56 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
         if not result.ok:
             row["stage_notes"]["stablehlo"] = result.message[:300]
         if programs:
-            _run_programs(b, row["stage_pcc"], row["stage_notes"])
+            _run_programs(b, row)
     if ops:
         row["op_by_op"] = _job_op_by_op(b, tt)
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
 
 
-def _run_programs(b, pccs: dict, notes: dict) -> None:
-    """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into `pccs`
-    (None when it did not execute, never a PCC it did not measure), and what went wrong into `notes`."""
+def _run_programs(b, row: dict) -> None:
+    """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into
+    row["stage_pcc"] (None when it did not execute, never a PCC it did not measure), what went wrong into
+    row["stage_notes"]. A program that runs and does not pass is an incorrect result: row["incorrect"] names the
+    stage and where its numbers first leave the earlier stage's (incorrect_result)."""
+    pccs, notes = row["stage_pcc"], row["stage_notes"]
+    passed = {"stablehlo": row.get("run_ok")}
     for stage in ("ttir", "ttnn"):
         if b.stages.get(stage) is not None and b.stages[stage].ok:
             result = b.run(stage, device="cpu")
             pccs[stage] = result.pcc
+            passed[stage] = result.ok if result.executed else None
             if not result.ok:
                 notes[stage] = result.message[:300]
+            if result.executed and not result.ok and "incorrect" not in row:
+                row["incorrect"] = incorrect_result(b, stage, result, passed)
+
+
+def incorrect_result(b, stage: str, result, passed: dict) -> dict:
+    """Where a TT program's numbers go wrong: the first op whose value leaves the nearest earlier stage that passed
+    (TTIR for TTNN when TTIR passes: then the TTIR -> TTNN rewrite is the suspect), with the op's text, and a
+    verdict that says what the interpreter can and cannot vouch for."""
+    earlier = next((s for s in ("ttir", "stablehlo") if s != stage and passed.get(s)
+                    and ("stablehlo", "ttir", "ttnn").index(s) < ("stablehlo", "ttir", "ttnn").index(stage)), None)
+    out = {"stage": stage, "pcc": result.pcc, "message": result.message[:300], "earlier": earlier}
+    if earlier is None:
+        out["verdict"] = f"no earlier stage passed: the drop is not {stage}'s alone"
+        return out
+    comparison = b.compare_stages(earlier, stage)
+    d = comparison.first_divergence
+    out["comparison"] = comparison.summary().splitlines()[-1]
+    if d is None:
+        out["verdict"] = (f"no single op of {stage} diverges from {earlier} (compared: {len(comparison.rows)} "
+                          f"values): the error grows over the program")
+        return out
+    out.update({"op": d.op.name, "index": d.op.index, "part": d.part, "location": str(d.op.location or ""),
+                "module": d.op.module, "op_pcc": d.pcc, "reference_op": d.reference.name,
+                "reference_index": d.reference.index, "op_text": d.op.text[:4000]})
+    out["verdict"] = (f"{earlier} matches PyTorch and {stage} first differs at {d.label}: every attribute of it is "
+                      f"honoured by the interpreter, so the compiler's {earlier} -> {stage} rewrite changed the value "
+                      f"- unless the interpreter's reading of {d.op.name} is wrong (a chip or the simulator settles "
+                      f"that)")
+    return out
 
 
 def _job_op_by_op(b, tt: bool) -> dict:
@@ -129,8 +163,13 @@ def classify(row: dict, known: dict) -> str:
     entry = known.get(f"{row['model']}/{row['frontend']}")
     failed = row.get("failed_stage") or (row.get("run_ok") is False and "run")
     if entry:
-        return "known failure" if failed else "known failure now passes"
+        return "known failure" if failed or row.get("incorrect") else "known failure now passes"
+    if row.get("incorrect"):
+        return INCORRECT  # a TT program that runs and does not match: never a pass
     return "new failure" if failed else "pass"
+
+
+INCORRECT = "incorrect result"
 
 
 def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
@@ -239,7 +278,7 @@ def html_page(rows: list) -> str:
 def write(rows: list, out: str, header: Optional[str] = None) -> list:
     os.makedirs(out, exist_ok=True)
     counts = {s: sum(r["status"] == s for r in rows) for s in
-              ("pass", "known failure", "new failure", "known failure now passes", "not applicable")}
+              ("pass", "known failure", "new failure", INCORRECT, "known failure now passes", "not applicable")}
     intro = (header or "# Bringup status\n\nRegenerate with `make sweep`.") + "\n\n" + \
         ", ".join(f"{v} {k}" for k, v in counts.items()) + "\n\n"
     paths = []

@@ -31,7 +31,10 @@ def html_page(result, architectures: tuple, counts: dict) -> str:
             + (f"in {human_seconds(result.seconds)}" if result.seconds is not None else
                f"of track run {result.run_id}, triaged again (wall time not recorded)") + "; furthest stage: "
             + esc("; ".join(f"{k} {v}" for k, v in counts["furthest"].items())) + "; failures: "
-            + esc(", ".join(f"{v} {k}" for k, v in counts["verdicts"].items()) or "none") + "</p>"
+            + esc(", ".join(f"{v} {k}" for k, v in counts["verdicts"].items()) or "none") + "; statuses: "
+            + esc(", ".join(f"{v} {k}" for k, v in counts.get("statuses", {}).items())) + "</p><p>PCC measured for "
+            + esc("; ".join(f"{stage.upper()} {got} of {reached} jobs that reach it"
+                            for stage, (got, reached) in counts.get("pcc_measured", {}).items())) + "</p>"
             + f"<h2>Projection</h2><p>The whole tracker ({result.whole or len(result.rows)} jobs) at this run's mean "
             f"time per job, over N nodes of {result.jobs} job slots each.</p>" + projection
             + f"<h2>History</h2><pre>{esc(result.history or '-')}</pre>"

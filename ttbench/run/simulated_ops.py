@@ -75,7 +75,7 @@ def _program_and_results(b) -> tuple:
     if not s.ok:
         raise BadInput(f"op by op on the simulator runs the TTNN program, and ttnn did not compile: {s.error}")
     try:
-        program = parse_program("ttnn", s.full_text(), s.ops)
+        program = parse_program("ttnn", s.full_text())  # the text as it is now: a user's edit included
         run = interpret(program, list(b.argument_values), record=True)
     except Unsupported as exc:
         raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter, which cannot run "

@@ -60,6 +60,9 @@ _KIND_CLASSES = (
     {"rsqrt"}, {"sqrt"}, {"erf"}, {"abs"}, {"pad"}, {"reverse", "flip"},
 )
 _ACTIVATION_RE = re.compile(r"op_type = (\w+)")
+# The op an earlier stage may end an activation with when it computes it as several (relu6: a maximum, then a
+# minimum).
+_COMPOSED = {"relu6": {"minimum", "clamp_max", "clamp", "clamp_scalar"}}
 
 
 def _kinds_of(name: str) -> set:
@@ -69,6 +72,10 @@ def _kinds_of(name: str) -> set:
         if name in cls:
             out |= cls
     return out
+
+
+# Every kind name an activation goes by in some stage, with the ops that may end one
+_ACTIVATION_KINDS = set().union(*(_kinds_of(k) | _COMPOSED.get(k, set()) for k in ACTIVATIONS))
 
 
 def _kinds(op: Op) -> set:
@@ -165,10 +172,10 @@ class StageComparison:
             text += (f"\nnothing compared: no op of {self.stage} has a counterpart in {self.reference_stage}, so "
                      f"nothing is said about divergence" + (f" ({'; '.join(reasons[:3])})" if reasons else ""))
         elif d is None and not any(r.max_abs_error for r in self.rows):
-            text += f"\nno compared op falls below pcc {self.min_pcc}: every compared value is the same"
+            text += f"\nno op diverges (pcc threshold {self.min_pcc}): every compared value is the same"
         elif d is None:
             worst = max(self.rows, key=lambda r: (r.max_abs_error or 0.0))
-            text += (f"\nno compared op falls below pcc {self.min_pcc}; the error is largest at {worst.label}"
+            text += (f"\nno op diverges (pcc threshold {self.min_pcc}); the error is largest at {worst.label}"
                      f"{' at ' + str(worst.op.location) if worst.op.location else ''}: max abs error "
                      f"{cell_text(worst.max_abs_error)}, pcc {cell_text(worst.pcc)}")
         else:
@@ -390,20 +397,19 @@ def _is_const_eval(op: Op) -> bool:
 
 
 def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: float, reference_stage: str) -> OpMatch:
-    """The op's value after its fused activations against the earlier stage's op of the last activation's kind:
-    at the op's own line first, then anywhere (a residual add's relu is another line's). A dropped or changed
-    activation is then a divergence at this op, not at the next one."""
+    """The op's value after its fused activations against the earlier stage's activation: at the op's own line, any
+    activation kind (so a changed one, relu -> sigmoid, is compared with the earlier relu and diverges here, not at
+    the next op); where the line has none, the named activation anywhere (a residual add's relu is another line's;
+    relu6 may be a maximum and a minimum there)."""
     kinds, value = fused
     part = f"after {' then '.join(kinds)}"
-    # any activation's kind, not only the one the later stage names: a changed activation (relu -> sigmoid) is
-    # then compared with the earlier stage's relu and diverges here
-    wanted = set().union(*(_kinds_of(k) for k in ACTIVATIONS), _kinds_of(kinds[-1]))
-    best, best_ref, _ = _closest(value, by_line.get(line_key, ()), ref, wanted)
-    if best is None or not _agrees(best, min_pcc):
+    at_line = [c for c in by_line.get(line_key, ()) if _kinds(c) & _ACTIVATION_KINDS]
+    if at_line:
+        best, best_ref, _ = _closest(value, at_line, ref)
+    else:
+        named = _kinds_of(kinds[-1]) | _COMPOSED.get(kinds[-1], set())
         same_funcs = [c for c in ref.ops if _is_const_eval(c) == line_key[0]]
-        anywhere = _closest(value, same_funcs, ref, wanted)
-        if anywhere[0] is not None and (best is None or (anywhere[0][3], anywhere[0][0]) > (best[3], best[0])):
-            best, best_ref = anywhere[0], anywhere[1]
+        best, best_ref, _ = _closest(value, same_funcs, ref, named)
     if best is None:
         return OpMatch(op, None, part=part, reason=f"no activation of {reference_stage} holds a value of its shape "
                                                    f"(it may compute {kinds[-1]} as several ops)")

@@ -20,7 +20,8 @@ from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerDied, shared_client
 from ..stages.mlir_stage import clone_module, full_text
-from ..tt.interp import NotInterpreted, PRODUCER, interpret_text
+from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
+from ..tt.program import ProgramError, parse_program
 from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
 
 VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
@@ -58,15 +59,24 @@ def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -
 
 
 def _interpreted(b, stage: str, precision: str) -> StageValues:
-    s = b.stages[stage]
-    try:
-        run = interpret_text(stage, s.full_text(), list(b.argument_values), precision=precision, record=True)
-    except NotInterpreted as exc:
-        raise NotRun(str(exc)) from exc
-    ops = [s.ops[i] for i in run.values]  # recorded in execution order
-    values = {id(s.ops[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
-    after = {id(s.ops[i]): (kinds, to_numpy(run.results[i][0])) for i, kinds in run.fused.items()}
+    program, run = _interpret_recorded(b, stage, precision)
+    records = {p.op.index: p.op for p in program.ops()}  # the text as it is now (a user's edit included)
+    ops = [records[i] for i in run.values]  # recorded in execution order
+    values = {id(records[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
+    after = {id(records[i]): (kinds, to_numpy(run.results[i][0])) for i, kinds in run.fused.items()}
     return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values, after)
+
+
+def _interpret_recorded(b, stage: str, precision: str = "ir", inputs_of=frozenset()) -> tuple:
+    """(the stage's program as its text reads now, its run with every op's value recorded); NotRun says why not."""
+    try:
+        program = parse_program(stage, b.stages[stage].full_text())
+        return program, interpret(program, list(b.argument_values), precision=precision, record=True,
+                                  inputs_of=inputs_of)
+    except Unsupported as exc:
+        raise NotRun(str(exc)) from exc
+    except (InterpreterBug, ProgramError) as exc:
+        raise NotRun(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
 
 
 def _stablehlo(b, timeout: float) -> StageValues:
@@ -132,3 +142,31 @@ def _torchfx(b) -> StageValues:
     ops = [fx_ops[name] for name in recorded]
     return StageValues("torchfx", "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
                        {id(fx_ops[name]): v for name, v in recorded.items()})
+
+
+def divergence_values(b, stage: str, index: int, earlier: str, reference_index: int) -> dict:
+    """The arrays a reproduction of one diverging op needs: its operands and its value as ttbench's interpreter
+    computes them in `stage` (and its value after fused activations, where it has them), and the value of the
+    earlier stage's op it was compared with. bf16 values are widened to f32 (npz cannot hold bf16); the dtypes
+    the IR gives are kept under "dtypes"."""
+    _, run = _interpret_recorded(b, stage, inputs_of=frozenset({index}))
+    arrays: dict = {}
+    dtypes: dict = {}
+
+    def keep(name, tensor):
+        dtypes[name] = str(tensor.dtype).replace("torch.", "")
+        arrays[name] = to_numpy(tensor.float() if tensor.dtype == torch.bfloat16 else tensor)
+
+    for i, operand in enumerate(run.inputs.get(index, [])):
+        if isinstance(operand, torch.Tensor):
+            keep(f"operand_{i}", operand)
+    if index in run.values:
+        keep(f"{stage}_value", run.values[index][0])
+    if index in run.fused:
+        keep(f"{stage}_value_after_{'_'.join(run.fused[index])}", run.results[index][0])
+    reference = stage_values(b, earlier)
+    for op in reference.ops:
+        if op.index == reference_index:
+            arrays[f"{earlier}_value"] = reference.values[id(op)][0]
+            dtypes[f"{earlier}_value"] = str(arrays[f"{earlier}_value"].dtype)
+    return {"arrays": arrays, "dtypes": dtypes}

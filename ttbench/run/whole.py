@@ -212,7 +212,7 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
         result.message = f"not run: ttnn did not compile: {s.error}"
         return result
     try:
-        program = parse_program("ttnn", s.full_text(), s.ops)
+        program = parse_program("ttnn", s.full_text())  # the text as it is now: a user's edit included
     except ProgramError as exc:
         result.message = f"not run: internal error in ttbench's TTNN reader: {exc} ({REPORT_BUGS})"
         return result

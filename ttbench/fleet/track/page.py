@@ -28,6 +28,13 @@ def model_rows(result) -> list:
         if r.get("failed_stage") or r.get("run_ok") is False:
             entry["failures"].append({"frontend": r["frontend"], "stage": r.get("failed_stage") or "run",
                                       "error": (r.get("error") or "")[:300], "verdict": r.get("verdict")})
+        elif r.get("incorrect"):
+            wrong = r["incorrect"]
+            where = (f"first divergence from {wrong['earlier']} at {wrong['op']} ({wrong.get('location') or '?'})"
+                     if wrong.get("op") else wrong.get("verdict", ""))
+            entry["failures"].append({"frontend": r["frontend"], "stage": f"{wrong['stage']} (incorrect result)",
+                                      "error": f"{(r.get('stage_notes') or {}).get(wrong['stage'], '')}; {where}"[:300],
+                                      "verdict": r.get("verdict")})
     return list(by_model.values())
 
 
@@ -40,8 +47,15 @@ def counts(result) -> dict:
     for r in result.rows:
         if r.get("verdict"):
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    statuses: dict = {}
+    for r in result.rows:
+        statuses[r.get("status") or "?"] = statuses.get(r.get("status") or "?", 0) + 1
+    # how many rows that reach a TT stage got a PCC for it (the rest: the interpreter refused, said per row)
+    measured = {stage: [sum(1 for r in result.rows if (r.get("ops") or {}).get(stage)
+                            and (r.get("stage_pcc") or {}).get(stage) is not None),
+                        sum(1 for r in result.rows if (r.get("ops") or {}).get(stage))] for stage in ("ttir", "ttnn")}
     return {"jobs": len(result.rows), "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
-            "groups": len(result.groups)}
+            "groups": len(result.groups), "statuses": dict(sorted(statuses.items())), "pcc_measured": measured}
 
 
 def _timing(result, c: dict) -> str:
@@ -63,7 +77,11 @@ def markdown(result) -> str:
         _timing(result, c) + f" Triage {human_seconds(result.triage_seconds)}. Furthest stage: "
         + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
         "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
-        + f", in {c['groups']} groups.", "",
+        + f", in {c['groups']} groups. Statuses: " + ", ".join(f"{v} {k}" for k, v in c["statuses"].items())
+        + ". A TT program that runs and does not match PyTorch is an incorrect result, never a pass.", "",
+        "PCC measured for " + "; ".join(f"{stage.upper()} {got} of {reached} jobs that reach it"
+                                        for stage, (got, reached) in c["pcc_measured"].items())
+        + " (the others: the interpreter refused, said in each row).", "",
         "PCC per stage is each stage's program run on the CPU against PyTorch eager: StableHLO on the PJRT CPU "
         "client; TTIR and TTNN in ttbench's interpreter of the compiler's program (it checks the program, not the "
         "chip's kernels). Compile-only: no Tenstorrent chip ran anything.", "",

@@ -14,6 +14,7 @@ from ... import hf_zoo
 from ...core import BadInput
 from ...io.atomic import write_text_atomic
 from ...proc.children import run_once
+from ...proc.client import describe_exit
 from ...proc.scratch import temp_folder
 from .. import results_db, sweep
 from . import triage as tr
@@ -93,7 +94,7 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
         seconds = time.perf_counter() - t0
         run_id = None
     t1 = time.perf_counter()
-    failed = [r for r in rows if r.get("failed_stage") or r.get("run_ok") is False]
+    failed = [r for r in rows if r.get("failed_stage") or r.get("run_ok") is False or r.get("incorrect")]
     groups = triage_rows(failed, jobs, tt, repro_root, progress) if triage else []
     _shown(rows, groups)
     result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, whole=_whole_size(frontends,
@@ -237,6 +238,10 @@ def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
                             + (f"the bare route passes ({os.path.basename(bare_path)})" if bare_path else ""))
     if bare_path:
         shutil.copyfile(bare_path, os.path.join(folder, "model.py"))
+    wrong = row.get("incorrect")
+    if wrong and wrong.get("op") and not row.get("failed_stage"):
+        _divergence_repro(group, row, folder)
+        return
     if group.verdict != "upstream":
         group.reproduces = None
         return
@@ -262,6 +267,23 @@ def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
         group.reproduces = False
         group.repro_note += "no script reproduces the same message" + (
             f" (the bare route: {bare_run.error[:120]})" if bare_run is not None and bare_run.error else "")
+
+
+def _divergence_repro(group, row: dict, folder: str) -> None:
+    """An incorrect result's reproduction: the op's text, its operands and both values (triage.write_divergence),
+    made in a child that brings the model up again."""
+    facts = os.path.join(folder, ".incorrect.json")
+    write_text_atomic(facts, json.dumps(row["incorrect"]))
+    done = run_once([sys.executable, "-m", "ttbench.fleet.track.triage", "divergence", row["model"],
+                     row["frontend"], facts, folder], tr.REPRO_TIMEOUT_S)
+    os.remove(facts)
+    group.reproduces = None  # a second reading (chip or simulator) is what would settle it
+    if done.ok and os.path.isfile(os.path.join(folder, "values.npz")):
+        group.repro_note = ("op.mlir: the diverging op's text; values.npz: its operands and both stages' values "
+                            "(ttbench's interpreter); divergence.json: what was compared")
+    else:
+        tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [describe_exit(done.returncode)]
+        group.repro_note = f"the values could not be written: {tail[0][:200]}"
 
 
 def _op_of(folder: str) -> str:

@@ -134,8 +134,12 @@ def run_script(path: str, timeout: float, tt: bool) -> BareRun:
 
 
 def verdict(row: dict, bare: Optional[BareRun]) -> tuple:
-    """(verdict, why) for one failed row."""
+    """(verdict, why) for one failed row. An incorrect result (a TT program that runs and does not match) has no
+    bare route: its verdict is "unknown" until a chip or the simulator gives a second reading, and why says where
+    the numbers first go wrong."""
     error = row.get("error") or ""
+    if row.get("incorrect") and not row.get("failed_stage") and row.get("run_ok") is not False:
+        return "unknown", row["incorrect"]["verdict"]
     if "InternalError" in error or "bug in ttbench" in error:
         return "ours", "ttbench raised an internal error"
     step = bare_step(row.get("failed_stage"))
@@ -160,6 +164,16 @@ def group_rows(rows: list) -> list:
         error = row.get("error") or ""
         op = failing_op(error)
         key = (row["verdict"], stage, op, normalise(error))
+        wrong = row.get("incorrect")
+        if wrong and not row.get("failed_stage") and row.get("run_ok") is not False:
+            # grouped by where the numbers first go wrong: the stage pair, the op kind and its source line
+            stage, op = wrong["stage"], wrong.get("op") or ""
+            pcc = "unknown" if wrong.get("pcc") is None else f"{wrong['pcc']:.6f}"
+            error = (f"incorrect result: {wrong['stage']} pcc {pcc}; " + (
+                f"first divergence from {wrong['earlier']} at {op}{' ' + wrong['part'] if wrong.get('part') else ''}"
+                f" ({wrong['location'] or 'no source line'})" if op else wrong["verdict"]))
+            key = (row["verdict"], stage, op, f"incorrect result: {wrong.get('earlier')} -> {stage} at {op} "
+                                               f"{wrong.get('location', '')}" if op else normalise(error))
         g = groups.get(key)
         if g is None:
             g = groups[key] = Group(row["verdict"], stage, op, key[3], example=error[:400], why=row["why"])
@@ -266,6 +280,30 @@ def shown(text: str) -> str:
 _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))) + os.sep
 
 
+def write_divergence(b, incorrect: dict, folder: str) -> list:
+    """An incorrect result's reproduction into `folder`: the diverging op's program text (op.mlir), its operands
+    and both stages' values of it (values.npz, as ttbench's interpreter and the earlier stage compute them), and
+    what was compared (divergence.json). -> the files written."""
+    import numpy as np  # lazy: only reproductions write arrays
+
+    from ...run.stage_values import divergence_values  # lazy: imports torch
+
+    found = divergence_values(b, incorrect["stage"], incorrect["index"], incorrect["earlier"],
+                              incorrect["reference_index"])
+    written = [write_text_atomic(os.path.join(folder, "op.mlir"), incorrect.get("op_text", "") + "\n")]
+    path = os.path.join(folder, "values.npz")
+    with open(path + ".part", "wb") as f:
+        np.savez(f, **found["arrays"])
+    os.replace(path + ".part", path)
+    written.append(path)
+    facts = {k: v for k, v in incorrect.items() if k != "op_text"}
+    facts["arrays"] = {name: {"shape": list(a.shape), "dtype_in_ir": found["dtypes"].get(name)}
+                       for name, a in found["arrays"].items()}
+    written.append(write_text_atomic(os.path.join(folder, "divergence.json"), json.dumps(facts, indent=1,
+                                                                                          default=str) + "\n"))
+    return written
+
+
 def _child_main(argv: list) -> int:
     """python -m ttbench.fleet.track.triage repro MODEL FRONTEND STAGE ERROR_FILE FOLDER: the op-level repro of
     one job (a child: it brings the model up again, and op by op may crash)."""
@@ -282,7 +320,24 @@ def _child_main(argv: list) -> int:
     return 0
 
 
+def _divergence_main(argv: list) -> int:
+    """python -m ttbench.fleet.track.triage divergence MODEL FRONTEND FACTS_FILE FOLDER: an incorrect result's
+    reproduction (a child: it brings the model up again)."""
+    from ...pipeline import bringup  # lazy: imports torch
+
+    watch_parent()
+    model, frontend, facts_file, folder = argv
+    with open(facts_file) as f:
+        incorrect = json.load(f)
+    m, x = models.load(model)
+    b = bringup(m, x, frontend=frontend, tt=True, name=model, progress=False)
+    write_divergence(b, incorrect, folder)
+    return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["repro"]:
         sys.exit(_child_main(sys.argv[2:]))
+    if sys.argv[1:2] == ["divergence"]:
+        sys.exit(_divergence_main(sys.argv[2:]))
     sys.exit(2)

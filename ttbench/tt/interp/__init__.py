@@ -6,7 +6,9 @@ op). `HANDLERS` is the registry: `known_ops()` lists it.
 """
 from .engine import PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text, refusal
 from .handlers import ACTIVATION_READINGS, ACTIVATIONS, READINGS  # importing handlers registers every handler
-from .registry import HANDLERS, InterpreterBug, Unsupported, unsupported_reason
+from .handlers import constant_value
+from .registry import (ATTRIBUTE_FIELDS, HANDLERS, KERNEL_PRECISION_FIELDS, InterpreterBug, Unsupported,
+                       field_decision, unsupported_reason)
 
 
 def known_ops() -> dict:
@@ -15,4 +17,5 @@ def known_ops() -> dict:
 
 
 __all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
-           "known_ops", "unsupported_reason", "READINGS", "ACTIVATION_READINGS", "ACTIVATIONS"]
+           "known_ops", "unsupported_reason", "READINGS", "ACTIVATION_READINGS", "ACTIVATIONS", "ATTRIBUTE_FIELDS", "KERNEL_PRECISION_FIELDS",
+           "field_decision", "constant_value"]

@@ -27,7 +27,8 @@ class Interpretation:
     outputs: list  # main's results, torch tensors in the IR's element types
     values: dict = field(default_factory=dict)  # op index -> its results (tensors), when recorded; an op with
     # fused output activations is recorded before them (the value its own source line computes)
-    inputs: dict = field(default_factory=dict)  # op index -> its operands, recorded for ops with READINGS
+    inputs: dict = field(default_factory=dict)  # op index -> its operands, recorded for ops with READINGS and
+    # those asked for (`inputs_of`)
     seconds: float = 0.0
     results: dict = field(default_factory=dict)  # op index -> its results as later ops get them (after fused
     # activations), when recorded: what another executor of the same program is fed and compared with
@@ -38,8 +39,9 @@ class Interpretation:
 class Context:
     """One run: the program, the value of every SSA name per call, the const-eval cache."""
 
-    def __init__(self, program: Program, precision: str, record: bool):
+    def __init__(self, program: Program, precision: str, record: bool, inputs_of=frozenset()):
         self.readings = READINGS
+        self.inputs_of = inputs_of  # op indices whose operands are recorded too (a reproduction's inputs)
         self.program = program
         self.precision = precision
         self.record = record
@@ -98,7 +100,7 @@ class Context:
             else:
                 self.values[op.op.index] = [self._as_typed(op, before[0], op.result_types[0], step.dtypes[0])]
                 self.fused[op.op.index] = before[1]
-            if op.name in self.readings:
+            if op.name in self.readings or op.op.index in self.inputs_of:
                 self.inputs[op.op.index] = args
         return typed
 
@@ -183,7 +185,8 @@ def _step(op: ProgramOp) -> "Step":
     return Step(op, prepare(op) if prepare else handler, tuple(dtypes), op.name in NO_VALUE_OPS)
 
 
-def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False) -> Interpretation:
+def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False,
+              inputs_of=frozenset()) -> Interpretation:
     """Run `program`'s entry function on `arguments` (torch tensors, in order). precision="bf16" rounds every float
     result to bf16 (a stand-in for a bf16 compile). Raises Unsupported (before any op runs) for what it does not
     know, InterpreterBug for its own failures."""
@@ -199,7 +202,7 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
         if t is not None and tuple(value.shape) != t.shape:
             raise InterpreterBug(f"argument {i} of @{main.name} is {tuple(value.shape)}, the IR says {t}")
         inputs.append(value.to(torch_dtype(t)) if t is not None else value)
-    ctx = Context(program, precision, record)
+    ctx = Context(program, precision, record, inputs_of)
     ctx.plan = plan
     t0 = time.perf_counter()
     with torch.no_grad():
@@ -230,10 +233,11 @@ def refusal(stage: str, text: str) -> Optional[str]:
 
 
 def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir",
-                   record: bool = False) -> Interpretation:
+                   record: bool = False, inputs_of=frozenset()) -> Interpretation:
     """The TTIR/TTNN `text` parsed and interpreted on `arguments`; NotInterpreted says why not."""
     try:
-        return interpret(parse_program(stage, text), arguments, precision=precision, record=record)
+        return interpret(parse_program(stage, text), arguments, precision=precision, record=record,
+                         inputs_of=inputs_of)
     except Unsupported as exc:
         raise NotInterpreted(str(exc)) from exc
     except (InterpreterBug, ProgramError) as exc:

@@ -277,13 +277,13 @@ def _arange(ctx, op, args):
     return values.reshape(view).expand(shape).clone()
 
 
-def _dense_value(ctx, op, value: Dense):
+def _dense_value(program, op, value: Dense):
     t = parse_type(value.type) if value.type else op.result_types[0]  # the literal's own type; the engine casts
     body = value.body.strip()
     if value.resource:
-        if value.resource not in ctx.program.resources:
+        if value.resource not in program.resources:
             raise Unsupported(op.op, f"dense_resource<{value.resource}> (its blob is not in the stage's text)")
-        body = '"0x' + ctx.program.resources[value.resource] + '"'
+        body = '"0x' + program.resources[value.resource] + '"'
     dtype = torch_dtype(t)
     if body.startswith('"0x'):
         import numpy as np
@@ -318,12 +318,18 @@ def _literal(body: str, element: str) -> list:
     return out
 
 
-@handles("ttir.constant", "ttnn.constant", attributes=("value",), reference="a tensor constant")
-def _constant(ctx, op, args):
+def constant_value(program, op):
+    """The value a `ttir/ttnn.constant` op states (a dense literal or a resource blob of `program`), in the
+    literal's own element type: one reader of constants for the interpreter and the simulator's replay."""
     value = op.attributes.get("value")
     if not isinstance(value, Dense):
         raise Unsupported(op.op, f"constant value {value!r}")
-    return _dense_value(ctx, op, value)
+    return _dense_value(program, op, value)
+
+
+@handles("ttir.constant", "ttnn.constant", attributes=("value",), reference="a tensor constant")
+def _constant(ctx, op, args):
+    return constant_value(ctx.program, op)
 
 
 # --- shape and data movement ---------------------------------------------------------------------------------

@@ -71,6 +71,12 @@ ATTRIBUTE_FIELDS = {
 }
 
 
+# The fields that leave the interpreter's values alone only because it computes at full precision: a device (the
+# chip, the simulator's replay) must be handed them, or it computes at another precision than the program says.
+KERNEL_PRECISION_FIELDS = frozenset((attribute, name) for attribute, fields in ATTRIBUTE_FIELDS.items()
+                                    for name, reason in fields.items() if reason is _KERNEL_PRECISION)
+
+
 def field_decision(attribute: str, field_name: str) -> str:
     """Why `field_name` of structured `attribute` leaves the values alone; "" when it does not (it changes them and
     a handler must honour it)."""

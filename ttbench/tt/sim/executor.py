@@ -14,7 +14,6 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Optional
 
 import numpy as np
@@ -23,7 +22,8 @@ from ...io.arrays import to_numpy
 from ...proc.children import kill_group, start
 from ...proc.scratch import cache_dir, temp_folder
 from ...proc.shm_cleanup import remove, shm_leftovers
-from ..interp import HANDLERS, Unsupported
+from ...ir.attributes import Opaque
+from ..interp import ATTRIBUTE_FIELDS, KERNEL_PRECISION_FIELDS, Unsupported, constant_value, field_decision
 from ..program import Program, ProgramOp, TensorType
 from ..plugin import plugin_lock
 from .env import env_python, side_env, simulator
@@ -96,6 +96,41 @@ def _op(p: ProgramOp) -> dict:
             "callee": p.callee}
 
 
+# Fields of structured attributes that change what a device computes and that the replay hands ttnn (replay.py's
+# _compute_config and _conv_config). Any other such field, or a value-changing attribute the replay drops, refuses
+# the run: the simulator would compute another program than the compiler's, and its numbers would be compared as
+# if it had not.
+REPLAY_HANDS_OVER = {"compute_config": frozenset({"math_fidelity", "fp32_dest_acc_en", "math_approx_mode",
+                                                  "packer_l1_acc", "dst_full_sync_en"}),
+                     "conv2d_config": frozenset({"weights_dtype", "activation"})}
+# Top-level attributes that change values and that the replay does not hand ttnn yet, by op kind.
+REPLAY_DROPS: dict = {}
+
+
+def replay_refusal(program: Program) -> Optional[str]:
+    """What the replay would not hand ttnn, for the first op that has such a field; None when it hands over every
+    field that changes values."""
+    for p in program.ops():
+        for name, value in p.attributes.items():
+            if name not in ATTRIBUTE_FIELDS or not isinstance(value, Opaque):
+                continue
+            for f in value.fields():
+                handed = f in REPLAY_HANDS_OVER.get(name, ())
+                harmless = field_decision(name, f) and (name, f) not in KERNEL_PRECISION_FIELDS
+                if not handed and not harmless:
+                    return _dropped(p, f"field {f} of {name}")
+        for name in REPLAY_DROPS.get(p.name, ()):
+            if p.attributes.get(name) not in (None, ""):
+                return _dropped(p, f"attribute {name}")
+    return None
+
+
+def _dropped(p: ProgramOp, what: str) -> str:
+    where = f" at {p.op.location}" if p.op.location else ""
+    return (f"the ttsim replay does not hand ttnn the {what} of {p.name} #{p.op.index}{where} yet: ttnn would "
+            f"compute another value than the program states, so nothing is simulated")
+
+
 def program_json(program: Program) -> dict:
     """The program as the replay reads it; main's return types from the ops that define them."""
     functions = {}
@@ -132,6 +167,9 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
     missing = available()
     if missing:
         raise NotSimulated(missing)
+    dropped = replay_refusal(program)
+    if dropped:
+        raise NotSimulated(dropped)
     description = program_json(program)
     description["record"] = record
     if seed is not None:
@@ -203,7 +241,7 @@ def _constants(program: Program) -> dict:
     for p in program.ops():
         if p.name == "ttnn.constant":
             try:
-                value = HANDLERS[p.name].fn(SimpleNamespace(program=program), p, [])
+                value = constant_value(program, p)
             except Unsupported as exc:
                 raise NotSimulated(str(exc)) from exc
             found[p.op.index] = to_numpy(value)

@@ -296,6 +296,8 @@ def _matmul(r, op, args):
     cfg = _compute_config(r.ttnn, a)
     if cfg is not None:
         kwargs["compute_kernel_config"] = cfg
+    if a.get("activation"):  # ttnn's string form ("gelu", "relu"), as the IR holds it
+        kwargs["activation"] = str(a["activation"])
     if op["name"].endswith("linear"):
         bias = args[2] if len(args) > 2 else None
         return r.ttnn.linear(args[0], args[1], bias=bias, **kwargs)
@@ -365,11 +367,26 @@ def _slice(r, op, args):
                         [int(_number(x)) for x in a["step"]])
 
 
+def _conv_config(r, attrs) -> dict:
+    """conv2d_config's fields that change values (its fused activation, the weights' element type) as ttnn's
+    Conv2dConfig; the parent refuses a program with any other value-changing field (executor.replay_refusal)."""
+    cfg = attrs.get("conv2d_config")
+    body = cfg.get("body", "") if isinstance(cfg, dict) else ""
+    kwargs = {}
+    m = re.search(r"weights_dtype = (\w+)", body)
+    if m:
+        kwargs["weights_dtype"] = ttnn_dtype(r.ttnn, m.group(1))
+    m = re.search(r"activation = (<[^>]*>)", body)
+    if m:
+        kwargs["activation"] = _unary_params(r.ttnn, [{"body": m.group(1)}])[0]
+    return {"conv_config": r.ttnn.Conv2dConfig(**kwargs)} if kwargs else {}
+
+
 def _conv_arguments(r, op, args) -> dict:
     """What conv2d and conv_transpose2d take alike, as the IR gives it (a padding of 2 or 4 values: ttnn reads
-    both forms)."""
+    both forms), conv2d_config's value-changing fields included."""
     a = op["attributes"]
-    return dict(input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
+    return dict(**_conv_config(r, a),input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
                 device=r.device, in_channels=int(_number(a["in_channels"])),
                 out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
                 input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
