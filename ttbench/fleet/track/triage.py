@@ -290,13 +290,13 @@ def write_divergence(b, incorrect: dict, folder: str) -> list:
 
     found = divergence_values(b, incorrect["stage"], incorrect["index"], incorrect["earlier"],
                               incorrect["reference_index"])
-    written = [write_text_atomic(os.path.join(folder, "op.mlir"), incorrect.get("op_text", "") + "\n")]
+    written = [write_text_atomic(os.path.join(folder, "op.mlir"), shown(incorrect.get("op_text", "")) + "\n")]
     path = os.path.join(folder, "values.npz")
     with open(path + ".part", "wb") as f:
         np.savez(f, **found["arrays"])
     os.replace(path + ".part", path)
     written.append(path)
-    facts = {k: v for k, v in incorrect.items() if k != "op_text"}
+    facts = {k: shown(v) if isinstance(v, str) else v for k, v in incorrect.items() if k != "op_text"}
     facts["arrays"] = {name: {"shape": list(a.shape), "dtype_in_ir": found["dtypes"].get(name)}
                        for name, a in found["arrays"].items()}
     written.append(write_text_atomic(os.path.join(folder, "divergence.json"), json.dumps(facts, indent=1,
