@@ -3,9 +3,7 @@ kinds held-out vision models meet, a stage comparison that names the culprit, an
 activations. Each model goes through the real Tenstorrent compiler (compile-only); its TTIR/TTNN programs run in
 ttbench's interpreter against PyTorch. The models are defined here, in a file, so every op keeps its source line.
 Tests marked `tt` need the compiler; the handcrafted programs at the end need only torch (`make test-fast`)."""
-import dataclasses
 import re
-from collections import OrderedDict
 
 import pytest
 import torch
@@ -13,8 +11,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import ttbench as tb
-from ttbench.tt.interp import Unsupported, interpret, unsupported_reason
+from test_interp import _edited, _program, _run  # the same edit and handcrafted-program helpers
+from ttbench.tt.interp import Unsupported, unsupported_reason
 from ttbench.tt.program import parse_program
+
 
 class SqueezeExcite(nn.Module):
     """MobileNetV3's block: conv -> global pool -> 1x1 conv -> ReLU -> 1x1 conv -> hard-sigmoid gate. tt-mlir fuses
@@ -92,15 +92,6 @@ def _bringup(model_cls, *shape):
     b = _BRINGUPS[model_cls]
     assert b.stages["ttnn"].ok, b.table()
     return b
-
-
-def _edited(b, stage, edit):
-    original = b.stages[stage]
-    text = edit(original.full_text())
-    assert text != original.full_text()
-    stages = OrderedDict(b.stages)
-    stages[stage] = dataclasses.replace(original, _full_text=lambda: text, _full_text_printed=None)
-    return dataclasses.replace(b, stages=stages)
 
 
 @pytest.mark.tt
@@ -229,14 +220,6 @@ def test_compare_stages_over_a_model_without_source_lines_says_nothing_was_compa
 
 
 # --- handcrafted programs against torch's own ops ---------------------------------------------------------------
-
-def _program(body: str, args: str, result: str) -> str:
-    return f"module {{\n  func.func @main({args}) -> {result} {{\n{body}\n  }}\n}}\n"
-
-
-def _run(text, *inputs, stage="ttnn"):
-    return interpret(parse_program(stage, text), list(inputs)).outputs
-
 
 def _scatter(reduce: str) -> str:
     return _program(

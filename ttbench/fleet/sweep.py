@@ -106,8 +106,8 @@ def incorrect_result(b, stage: str, result, passed: dict) -> dict:
     """Where a TT program's numbers go wrong: the first op whose value leaves the nearest earlier stage that passed
     (TTIR for TTNN when TTIR passes: then the TTIR -> TTNN rewrite is the suspect), with the op's text, and a
     verdict that says what the interpreter can and cannot vouch for."""
-    earlier = next((s for s in ("ttir", "stablehlo") if s != stage and passed.get(s)
-                    and ("stablehlo", "ttir", "ttnn").index(s) < ("stablehlo", "ttir", "ttnn").index(stage)), None)
+    order = ("stablehlo", "ttir", "ttnn")
+    earlier = next((s for s in reversed(order[:order.index(stage)]) if passed.get(s)), None)
     out = {"stage": stage, "pcc": result.pcc, "message": result.message[:300], "earlier": earlier}
     if earlier is None:
         out["verdict"] = f"no earlier stage passed: the drop is not {stage}'s alone"

@@ -389,7 +389,8 @@ def _mark_findings(b, stage: str, rows: list) -> None:
     for row in rows:
         found = semantic.get(row.op.index)
         if found is not None and (not found.details.get("fused") or row.part):
-            row.finding = f"semantic: PyTorch matches the {found.details.get('matches')} reading"
+            row.finding = (f"semantic finding: the source matches the {found.details.get('matches')} reading, the "
+                           f"interpreter computes the documented one")
 
 
 def _is_const_eval(op: Op) -> bool:
@@ -404,9 +405,8 @@ def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: flo
     kinds, value = fused
     part = f"after {' then '.join(kinds)}"
     at_line = [c for c in by_line.get(line_key, ()) if _kinds(c) & _ACTIVATION_KINDS]
-    if at_line:
-        best, best_ref, _ = _closest(value, at_line, ref)
-    else:
+    best, best_ref, _ = _closest(value, at_line, ref)
+    if best is None:  # no activation of its shape at its line
         named = _kinds_of(kinds[-1]) | _COMPOSED.get(kinds[-1], set())
         same_funcs = [c for c in ref.ops if _is_const_eval(c) == line_key[0]]
         best, best_ref, _ = _closest(value, same_funcs, ref, named)

@@ -238,8 +238,7 @@ def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
                             + (f"the bare route passes ({os.path.basename(bare_path)})" if bare_path else ""))
     if bare_path:
         shutil.copyfile(bare_path, os.path.join(folder, "model.py"))
-    wrong = row.get("incorrect")
-    if wrong and wrong.get("op") and not row.get("failed_stage"):
+    if tr.wrong_numbers_only(row) and row["incorrect"].get("op"):
         _divergence_repro(group, row, folder)
         return
     if group.verdict != "upstream":

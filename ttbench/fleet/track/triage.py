@@ -133,12 +133,18 @@ def run_script(path: str, timeout: float, tt: bool) -> BareRun:
     return BareRun(reached, False, error, done.seconds)
 
 
+def wrong_numbers_only(row: dict) -> bool:
+    """Every stage compiled and StableHLO ran right, and a TT program ran and did not match: an incorrect result
+    (row["incorrect"]), grouped and reproduced as one."""
+    return bool(row.get("incorrect")) and not row.get("failed_stage") and row.get("run_ok") is not False
+
+
 def verdict(row: dict, bare: Optional[BareRun]) -> tuple:
     """(verdict, why) for one failed row. An incorrect result (a TT program that runs and does not match) has no
     bare route: its verdict is "unknown" until a chip or the simulator gives a second reading, and why says where
     the numbers first go wrong."""
     error = row.get("error") or ""
-    if row.get("incorrect") and not row.get("failed_stage") and row.get("run_ok") is not False:
+    if wrong_numbers_only(row):
         return "unknown", row["incorrect"]["verdict"]
     if "InternalError" in error or "bug in ttbench" in error:
         return "ours", "ttbench raised an internal error"
@@ -164,8 +170,8 @@ def group_rows(rows: list) -> list:
         error = row.get("error") or ""
         op = failing_op(error)
         key = (row["verdict"], stage, op, normalise(error))
-        wrong = row.get("incorrect")
-        if wrong and not row.get("failed_stage") and row.get("run_ok") is not False:
+        if wrong_numbers_only(row):
+            wrong = row["incorrect"]
             # grouped by where the numbers first go wrong: the stage pair, the op kind and its source line
             stage, op = wrong["stage"], wrong.get("op") or ""
             pcc = "unknown" if wrong.get("pcc") is None else f"{wrong['pcc']:.6f}"
