@@ -416,6 +416,21 @@ def _max_pool2d(r, op, args):
                              ceil_mode=bool(a.get("ceil_mode", False)))
 
 
+def _avg_pool2d(r, op, args):
+    """ttnn.avg_pool2d as the IR states it; divisor_override (tt-mlir's sum pool, 1) and count_include_pad
+    handed over."""
+    a = op["attributes"]
+    pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+    divisor = a.get("divisor_override")
+    return r.ttnn.avg_pool2d(args[0], batch_size=int(_number(a["batch_size"])),
+                             input_h=int(_number(a["input_height"])), input_w=int(_number(a["input_width"])),
+                             channels=int(_number(a["channels"])), kernel_size=pair("kernel_size"),
+                             stride=pair("stride"), padding=pair("padding"),
+                             ceil_mode=bool(a.get("ceil_mode", False)),
+                             count_include_pad=bool(a.get("count_include_pad", True)),
+                             divisor_override=None if divisor is None else int(_number(divisor)))
+
+
 OPS = {
     "get_device": lambda r, op, args: [r.device],
     "to_device": lambda r, op, args: args[0], "from_device": lambda r, op, args: args[0],
@@ -434,6 +449,7 @@ OPS = {
     "matmul": _matmul, "linear": _matmul,
     "rows_gather": _rows_gather_on_host,
     "arange": _arange, "slice_static": _slice, "conv2d": _conv2d, "max_pool2d": _max_pool2d,
+    "avg_pool2d": _avg_pool2d,
     "conv_transpose2d": _conv_transpose2d,
     "concat": lambda r, op, args: r.ttnn.concat(args, int(_number(op["attributes"]["dim"]))),
     "repeat": lambda r, op, args: r.ttnn.repeat(args[0], _shape(op["attributes"]["repeat_dims"])),
