@@ -109,7 +109,8 @@ def test_a_wrong_fused_activation_is_the_first_divergence_at_its_conv():
     clean = b.compare_stages("ttir", "ttnn")
     assert clean.first_divergence is None and clean.rows, clean.summary()
     fused = [m for m in clean.rows if m.part == "after relu"]
-    assert len(fused) == 1 and fused[0].op.name == "ttnn.conv2d" and fused[0].reference.name in ("ttir.relu", "ttir.maximum")
+    assert len(fused) == 1 and fused[0].op.name == "ttnn.conv2d"
+    assert fused[0].reference.name in ("ttir.relu", "ttir.maximum")
     conv = fused[0].op
     wrong = _edited(b, "ttnn", lambda t: t.replace("activation = <op_type = relu>", "activation = <op_type = sigmoid>"))
     assert not wrong.run("ttnn", device="cpu").ok

@@ -2,11 +2,13 @@
 approximation attribute; nor has a gelu fused into a binary op's `activations`, conv2d_config's `activation` or a
 matmul's `activation = "gelu"`) computed under every reading (`tt.interp.READINGS`, `ACTIVATION_READINGS`) on the
 value it gets in the program, against what PyTorch computes there (the value of its source line in the captured FX
-graph, run by PyTorch, or of a gelu node of the graph: a fused activation may come from another line). When the documented reading — the one the interpreter uses — misses the line's value beyond tolerance and
-another reading matches it, the compiler changed what the line means: a `semantic` finding with both errors.
+graph, run by PyTorch, or of a gelu node of the graph: a fused activation may come from another line; for an ONNX
+bringup, the file's own graph run by onnxruntime). When the documented reading — the one the interpreter uses —
+misses that value beyond tolerance and another reading matches it, the compiler changed what the line means: a
+`semantic` finding with both errors.
 
 Runs only where it can: a TTNN stage that compiled, an op with readings in it, a captured FX graph (export or
-dynamo) and real values (not the meta device). Otherwise it finds nothing and says nothing.
+dynamo) or an ONNX model, and real values (not the meta device). Otherwise it finds nothing and says nothing.
 """
 from __future__ import annotations
 

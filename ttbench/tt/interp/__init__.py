@@ -16,6 +16,7 @@ def known_ops() -> dict:
     return {name: HANDLERS[name].reference for name in sorted(HANDLERS)}
 
 
-__all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported", "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS",
-           "known_ops", "unsupported_reason", "READINGS", "ACTIVATION_READINGS", "ACTIVATIONS", "ATTRIBUTE_FIELDS", "KERNEL_PRECISION_FIELDS",
-           "field_decision", "constant_value"]
+__all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported",
+           "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS", "known_ops", "unsupported_reason", "READINGS",
+           "ACTIVATION_READINGS", "ACTIVATIONS", "ATTRIBUTE_FIELDS", "KERNEL_PRECISION_FIELDS", "field_decision",
+           "constant_value"]

@@ -56,7 +56,8 @@ UNARY = {
     "abs": torch.abs, "exp": torch.exp, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "tanh": torch.tanh,
     "sigmoid": torch.sigmoid, "relu": torch.relu, "neg": torch.neg, "log": torch.log, "sin": torch.sin,
     "cos": torch.cos, "erf": torch.erf, "reciprocal": torch.reciprocal, "floor": torch.floor, "ceil": torch.ceil,
-    "sign": torch.sign, "logical_not": torch.logical_not, "bitwise_not": torch.bitwise_not, "relu6": lambda x: torch.clamp(x, 0, 6),
+    "sign": torch.sign, "logical_not": torch.logical_not, "bitwise_not": torch.bitwise_not,
+    "relu6": lambda x: torch.clamp(x, 0, 6),
     "silu": F.silu, "log1p": torch.log1p, "expm1": torch.expm1, "square": torch.square,
     # ttnn.gelu's documented default is the exact (erf) form: fast_and_approximate_mode=False.
     "gelu": _gelu_erf,
@@ -463,7 +464,7 @@ def _trailing_grid(shape, rows: int) -> bool:
 
 def _row_indices(op, indices, sizes) -> torch.Tensor:
     """tt-mlir's gather/scatter indices [1, K, N]: the K components of N positions on a row-major grid of `sizes`,
-    as N flat positions. An index outside the grid is the program's own fault, said as such."""
+    as N flat positions. An index outside the grid stops the run (no value is guessed for it)."""
     if indices.dim() != 3 or indices.shape[0] != 1 or indices.shape[1] != len(sizes):
         raise Unsupported(op.op, f"{op.name.split('.')[-1]} indices of shape {tuple(indices.shape)} for sizes "
                                  f"{sizes}")

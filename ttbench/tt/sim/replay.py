@@ -386,8 +386,8 @@ def _conv_arguments(r, op, args) -> dict:
     """What conv2d and conv_transpose2d take alike, as the IR gives it (a padding of 2 or 4 values: ttnn reads
     both forms), conv2d_config's value-changing fields included."""
     a = op["attributes"]
-    return dict(**_conv_config(r, a),input_tensor=args[0], weight_tensor=args[1], bias_tensor=args[2] if len(args) > 3 else None,
-                device=r.device, in_channels=int(_number(a["in_channels"])),
+    return dict(**_conv_config(r, a), input_tensor=args[0], weight_tensor=args[1],
+                bias_tensor=args[2] if len(args) > 3 else None, device=r.device, in_channels=int(_number(a["in_channels"])),
                 out_channels=int(_number(a["out_channels"])), batch_size=int(_number(a["batch_size"])),
                 input_height=int(_number(a["input_height"])), input_width=int(_number(a["input_width"])),
                 kernel_size=_shape(a["kernel_size"]), stride=_shape(a["stride"]), padding=_shape(a["padding"]),
