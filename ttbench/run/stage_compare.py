@@ -383,9 +383,12 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
 
 
 def _mark_findings(b, stage: str, rows: list) -> None:
-    """Rows of ops a semantic finding is about carry it: a PCC that passes there may still be the wrong
-    reading of a documented choice (a tanh gelu read as erf differs by ~2e-4)."""
-    semantic = {f.details.get("index"): f for f in b.findings.of("semantic") if f.stage == stage}
+    """Rows of ops a semantic finding is about carry it (when the bringup's findings are made): a PCC that passes
+    there may still be the wrong reading of a documented choice (a tanh gelu read as erf differs by ~2e-4)."""
+    known = b._findings  # only findings already made: a comparison never starts the analyses (a notebook shows them)
+    if known is None:
+        return
+    semantic = {f.details.get("index"): f for f in known.of("semantic") if f.stage == stage}
     for row in rows:
         found = semantic.get(row.op.index)
         if found is not None and (not found.details.get("fused") or row.part):
