@@ -62,6 +62,17 @@ class Conv3dNet(nn.Module):
         return self.conv(x)
 
 
+class ElementScatters(nn.Module):
+    """Scatters of single elements (`rows_scatter column = true`): a hard one-hot (groupvit's hard softmax), a
+    scatter_add with repeated indices, an index_add along a middle dimension."""
+
+    def forward(self, x):
+        one_hot = torch.zeros_like(x).scatter_(-1, x.argmax(-1, keepdim=True), 1.0)
+        index = (x.abs() * 7).long() % x.shape[1]
+        added = torch.zeros_like(x).scatter_add(1, index, x)
+        return one_hot + added + x.index_add(1, torch.tensor([2, 0]), x[:, :2] * 3)
+
+
 class FusedTanhGelu(nn.Module):
     """A tanh GELU after batch norm: tt-mlir fuses it into the add as `activations = [gelu]`, which names no
     approximation."""
@@ -178,6 +189,7 @@ def test_every_field_the_compiler_emits_is_honoured_or_listed_as_device_only(zoo
     (AveragePools, (1, 4, 8, 8), 0.99999),  # every average pool comes back as a sum pool and a divisor map
     (Conv1dNet, (2, 4, 16), 0.99999),
     (Conv3dNet, (1, 4, 4, 6, 6), 0.9999),  # the compiler puts conv3d's weights in bf16
+    (ElementScatters, (2, 3, 5), 0.99999),
 ])
 def test_held_out_op_kinds_are_interpreted(model_cls, shape, min_pcc):
     b = _bringup(model_cls, *shape)
@@ -242,6 +254,16 @@ def test_rows_scatter_adds_replaces_and_refuses_an_undefined_replace():
     assert torch.equal(replaced[0], want)
     with pytest.raises(Unsupported, match="which one lands is not defined"):
         _run(_scatter("invalid"), data, index, updates)
+
+
+def test_a_large_boolean_constant_is_read_as_packed_bits():
+    mask = torch.rand(3, 202) > 0.5  # over 100 elements: MLIR prints it as hex, one bit per element
+    packed = bytes(sum(int(bit) << i for i, bit in enumerate(mask.reshape(-1)[k:k + 8].tolist()))
+                   for k in range(0, mask.numel(), 8))
+    text = _program(f'    %0 = "ttnn.constant"() <{{value = dense<"0x{packed.hex().upper()}"> : tensor<3x202xi1>}}> : '
+                    f'() -> tensor<3x202xi1>\n    return %0 : tensor<3x202xi1>', "", "tensor<3x202xi1>")
+    (out,) = _run(text)
+    assert torch.equal(out.bool(), mask)
 
 
 def test_argmax_takes_the_first_of_equal_values_and_keeps_dims_when_asked():

@@ -290,6 +290,11 @@ def _dense_value(program, op, value: Dense):
         import numpy as np
 
         raw = bytes.fromhex(body[3:-1])
+        count = math.prod(t.shape)
+        if t.element == "i1" and count > 1 and len(raw) == (count + 7) // 8 != count:
+            # MLIR keeps a dense i1 literal as packed bits, the first element in the lowest bit of the first byte
+            bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[:count]
+            return torch.from_numpy(bits.astype(bool)).reshape(t.shape)
         arr = np.frombuffer(raw, dtype=np_dtype(t.element))
         if arr.size == 1:
             return torch.from_numpy(arr.astype(np.float64) if t.element == "bf16" else arr.copy()).reshape(()) \
@@ -491,27 +496,33 @@ def _rows_scatter(ctx, op, args):
     sizes = _attr(op, "sizes")
     if any(w != 1 for w in _attr(op, "windows")):
         raise Unsupported(op.op, f"rows_scatter windows = {_attr(op, 'windows')}")
-    if _attr(op, "column"):
-        raise Unsupported(op.op, "rows_scatter column = true")
     reduce = op.attributes.get("reduce")
     reduce = reduce.body if isinstance(reduce, Opaque) else str(reduce)
     if reduce not in _SCATTER_REDUCE and reduce != "invalid":
         raise Unsupported(op.op, f"rows_scatter reduce = {reduce}")
     rows = math.prod(sizes)
     flat = _row_indices(op, indices, sizes)
-    if data.numel() % rows or updates.numel() != flat.numel() * (data.numel() // rows):
+    column = bool(_attr(op, "column"))
+    # column=true: the trailing dimensions hold the grid and single elements are written, over every leading row
+    # (groupvit's hard softmax: [1, 6, 5] by sizes [2, 3, 5]); column=false: whole rows of the grid are written
+    if column and not _trailing_grid(data.shape, rows) or not column and data.numel() % rows:
+        raise Unsupported(op.op, f"rows_scatter{' column=true' if column else ''} into {tuple(data.shape)} by "
+                                 f"sizes {sizes}")
+    target = (data.reshape(-1, rows) if column else data.reshape(rows, -1)).clone()
+    axis = 1 if column else 0
+    if updates.numel() != flat.numel() * target.shape[1 - axis]:
         raise Unsupported(op.op, f"rows_scatter of {tuple(updates.shape)} into {tuple(data.shape)} by sizes "
                                  f"{sizes}")
-    target = data.reshape(rows, -1).clone()
-    source = updates.reshape(flat.numel(), -1).to(target.dtype)
+    source = updates.reshape((target.shape[0], flat.numel()) if column else (flat.numel(), -1)).to(target.dtype)
     if reduce == "invalid":
         if flat.unique().numel() != flat.numel():
             raise Unsupported(op.op, why="two updates write the same row with no reduction: which one lands is "
                                          "not defined, so no value is computed")
-        target[flat] = source
+        target.index_copy_(axis, flat, source)
+    elif reduce == "sum":
+        target.index_add_(axis, flat, source)
     else:
-        target.index_reduce_(0, flat, source, _SCATTER_REDUCE[reduce]) if reduce != "sum" else \
-            target.index_add_(0, flat, source)
+        target.index_reduce_(axis, flat, source, _SCATTER_REDUCE[reduce])
     return target.reshape(data.shape)
 
 
