@@ -63,3 +63,11 @@ def test_the_cli_and_the_sweep_take_hf_names_and_refuse_unknown_ones(tmp_path):
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "bringup", "hf/no_such_arch", "--no-tt"],
                        capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 2 and "unknown transformers architecture 'no_such_arch'" in r.stderr, r.stderr
+
+
+def test_a_backbone_gives_back_its_feature_maps():
+    # HGNetV2Backbone returns `feature_maps`, a tuple of tensors: they were dropped, and the model compared nothing
+    model, inputs = tb.models.load("hf/hgnet_v2")
+    with torch.no_grad():
+        outputs = model(*inputs)
+    assert len(outputs) == 1 and outputs[0].dim() == 4, [tuple(o.shape) for o in outputs]

@@ -351,3 +351,16 @@ def test_a_model_whose_own_outputs_vary_gets_no_pcc_and_says_why():
     assert torch.equal(torch.random.get_rng_state(), state)  # the user's generator is left as it was
     steady = tb.bringup(*tb.models.load("mlp"), tt=False).run("stablehlo")
     assert steady.ok and steady.pcc > 0.999
+
+
+class ReturnsNothing(torch.nn.Module):
+    def forward(self, x):
+        return ()
+
+
+def test_a_model_that_returns_no_tensor_is_not_a_match():
+    """Zero outputs compared is no evidence: the run says so and has no PCC (it said "0 output(s) match (min pcc
+    1.000000)", and the tracker counted it a pass)."""
+    result = tb.bringup(ReturnsNothing(), (torch.randn(2, 8),), tt=False).run("stablehlo")
+    assert not result.ok and result.pcc is None
+    assert result.message == "nothing compared: the model returns no tensor"

@@ -204,8 +204,15 @@ def _wrapper_class():
 
         def forward(self, *tensors):
             out = self.model(**dict(zip(self.names, tensors)))
-            values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
-            return tuple(v for v in values if isinstance(v, torch.Tensor))
+            return tuple(_tensors_in(out.to_tuple() if hasattr(out, "to_tuple") else out))
+
+    def _tensors_in(value):
+        """The tensors of an output in order, nested tuples included (a backbone's `feature_maps`)."""
+        if isinstance(value, torch.Tensor):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            for v in value:
+                yield from _tensors_in(v)
     return ByPosition
 
 

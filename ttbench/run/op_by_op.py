@@ -224,12 +224,13 @@ class _Rows:
             row.ok, row.error = False, f"{len(arrays)} outputs, the golden has {len(golden)}"
             return None
         cmps = [compare(a, g, self.atol, self.rtol, self.min_pcc) for a, g in zip(arrays, golden)]
-        row.pcc = min((c["pcc"] for c in cmps), default=1.0)
+        row.pcc = min((c["pcc"] for c in cmps), default=None)  # an op with no output has no PCC
         abs_errors = [c["max_abs_error"] for c in cmps if c["max_abs_error"] is not None]
         row.max_abs_error = max(abs_errors, default=None)
         row.ok = all(c["ok"] for c in cmps)
         if not row.ok and row.error is None:
-            row.error = f"pcc {row.pcc:.6f} below {self.min_pcc}" if row.pcc < self.min_pcc else "not allclose"
+            row.error = f"pcc {row.pcc:.6f} below {self.min_pcc}" if row.pcc is not None and row.pcc < self.min_pcc \
+                else "not allclose"
         return arrays
 
     def rerun(self, index: int) -> OpRow:

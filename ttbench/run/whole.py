@@ -172,10 +172,13 @@ def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunRes
     if len(arrays) != len(golden):
         result.message = f"{len(arrays)} outputs, the golden has {len(golden)}"
         return result
+    if not golden:
+        result.message = "nothing compared: the model returns no tensor"
+        return result
     result.outputs = [compare(a, g, atol, rtol, pcc) for a, g in zip(arrays, golden)]
     failed = [i for i, o in enumerate(result.outputs) if not o["ok"]]
     result.ok = not failed
-    worst = min(o["pcc"] for o in result.outputs) if result.outputs else 1.0
+    worst = min(o["pcc"] for o in result.outputs)
     result.message = (f"{len(result.outputs)} output(s) match (min pcc {worst:.6f})" if not failed else
                       f"output(s) {', '.join(map(str, failed))} differ (min pcc {worst:.6f}, "
                       f"threshold {pcc}, atol {atol}, rtol {rtol})")
