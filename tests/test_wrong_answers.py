@@ -364,3 +364,30 @@ def test_a_model_that_returns_no_tensor_is_not_a_match():
     result = tb.bringup(ReturnsNothing(), (torch.randn(2, 8),), tt=False).run("stablehlo")
     assert not result.ok and result.pcc is None
     assert result.message == "nothing compared: the model returns no tensor"
+
+
+class ScalesItsOwnWeight(torch.nn.Module):
+    """Updates a parameter in place in forward, as transformers' RWKV rescales its layers on its first call."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        with torch.no_grad():
+            self.lin.weight.mul_(0.5)
+        return self.lin(x)
+
+
+def test_a_parameter_the_model_updates_in_place_is_state_and_its_new_value_is_compared():
+    # torch.export returns the new parameter before the output: the run said "2 outputs, the golden has 1"
+    model = ScalesItsOwnWeight()
+    before = model.lin.weight.detach().clone()
+    b = tb.bringup(model, (torch.randn(3, 4),), tt=False)
+    assert torch.equal(model.lin.weight, before)  # the bringup left the user's model as it was
+    assert {a.name: a.role for a in b.arguments}["lin.weight"] == "cache"
+    [update] = [f for f in b.findings.of("inplace", "fx") if "updated in place" in f.message]
+    assert update.message.startswith("parameter lin.weight is updated in place by aten.mul_")
+    result = b.run("stablehlo")
+    assert result.ok and len(result.arrays) == 2, result.message
+    assert np.allclose(result.golden_arrays[0], before.numpy() * 0.5)

@@ -62,8 +62,9 @@ def golden_outputs(b) -> tuple:
                 xs = [x.clone() for x in b.example_inputs]
                 outputs = tensor_leaves(model(*xs))
                 # torch.export returns the state the model updates in place (a KV cache) first, then its outputs
-                updated = [xs[placeholders.index(m["target"])] if m["kind"] == "input" else model.get_buffer(m["target"])
-                           for m in mutations]
+                updated = [xs[placeholders.index(m["target"])] if m["kind"] == "input" else
+                           model.get_parameter(m["target"]) if m["kind"] == "parameter" else
+                           model.get_buffer(m["target"]) for m in mutations]
                 return [t.detach().clone() for t in updated + outputs]
 
         def twice():

@@ -259,7 +259,7 @@ def capture_export(model, inputs: tuple, params: str):
         if role is None:
             raise BadInput(f"unsupported exported input kind {spec.kind.name} ({spec.arg.name})")
         value = next(user_inputs) if role == "input" else state[spec.target]
-        if (spec.target if role == "buffer" else spec.arg.name) in mutated and role in ("input", "buffer"):
+        if (spec.arg.name if role == "input" else spec.target) in mutated and role != "constant":
             role = "cache"  # state the graph updates in place (a KV cache): fed like an input, never inlined
         elif role != "input":
             weights[spec.target] = (role, value)
@@ -284,14 +284,29 @@ def _mutation_sites(program) -> dict:
     """{placeholder name or buffer target: (in-place op, stack trace)} of the first in-place op on each graph input
     in the exported (not yet functionalized) program."""
 
-    targets = {s.arg.name: (s.target if s.kind.name == "BUFFER" else s.arg.name)
+    targets = {s.arg.name: (s.target if s.kind.name in ("BUFFER", "PARAMETER") else s.arg.name)
                for s in program.graph_signature.input_specs}
     sites: dict = {}
-    for node in program.graph_module.graph.nodes:
-        if node.op == "call_function" and node.args and isinstance(node.args[0], torch.fx.Node) \
-                and node.args[0].name in targets and fx_node_mutates(node):
-            sites.setdefault(targets[node.args[0].name], (node_op_name(node), node.meta.get("stack_trace")))
+    _find_mutation_sites(program.graph_module, targets, sites)
     return sites
+
+
+def _find_mutation_sites(gm: torch.fx.GraphModule, targets: dict, sites: dict) -> None:
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or not node.args:
+            continue
+        if isinstance(node.args[0], torch.fx.Node) and node.args[0].name in targets and fx_node_mutates(node):
+            sites.setdefault(targets[node.args[0].name], (node_op_name(node), node.meta.get("stack_trace")))
+            continue
+        # a region (`with torch.no_grad()` becomes wrap_with_set_grad_enabled(False, submod, *operands)): its
+        # placeholders are the operands after the submodule, in order
+        held = [i for i, a in enumerate(node.args) if isinstance(a, torch.fx.Node) and a.op == "get_attr"]
+        region = getattr(gm, node.args[held[0]].target, None) if held else None
+        if isinstance(region, torch.fx.GraphModule):
+            operands = node.args[held[0] + 1:]
+            inner = [n for n in region.graph.nodes if n.op == "placeholder"]
+            _find_mutation_sites(region, {p.name: targets[o.name] for p, o in zip(inner, operands)
+                                          if isinstance(o, torch.fx.Node) and o.name in targets}, sites)
 
 
 def _inplace_ops_written(program) -> list:
@@ -309,15 +324,18 @@ def _inplace_ops_written(program) -> list:
     return out
 
 
+_MUTATION_KINDS = {"USER_INPUT_MUTATION": "input", "BUFFER_MUTATION": "buffer", "PARAMETER_MUTATION": "parameter"}
+
+
 def _mutations(program, sites: dict) -> list:
-    """The inputs and buffers the graph updates in place, in the order torch.export returns their new values
-    (they come first among the graph's outputs): [{"output", "kind", "target", "op", "file", "line"}]."""
+    """The inputs, buffers and parameters the graph updates in place, in the order torch.export returns their new
+    values (they come first among the graph's outputs): [{"output", "kind", "target", "op", "file", "line"}]."""
     out = []
     for i, spec in enumerate(program.graph_signature.output_specs):
-        if spec.kind.name in ("USER_INPUT_MUTATION", "BUFFER_MUTATION"):
+        if spec.kind.name in _MUTATION_KINDS:
             op, trace = sites.get(spec.target, (None, None))
             loc = user_frame(frames_from_stack_trace(trace))
-            out.append({"output": i, "kind": "input" if spec.kind.name == "USER_INPUT_MUTATION" else "buffer",
+            out.append({"output": i, "kind": _MUTATION_KINDS[spec.kind.name],
                         "target": spec.target, "op": op, "file": loc.file if loc else None,
                         "line": loc.line if loc else None})
     return out
