@@ -12,7 +12,7 @@ import torch.nn.functional as F
 
 import ttbench as tb
 from test_interp import _edited, _program, _run  # the same edit and handcrafted-program helpers
-from ttbench.tt.interp import Unsupported, unsupported_reason
+from ttbench.tt.interp import NotInterpreted, Unsupported, interpret_text, unsupported_reason
 from ttbench.tt.program import parse_program
 
 
@@ -264,6 +264,17 @@ def test_a_large_boolean_constant_is_read_as_packed_bits():
                     f'() -> tensor<3x202xi1>\n    return %0 : tensor<3x202xi1>', "", "tensor<3x202xi1>")
     (out,) = _run(text)
     assert torch.equal(out.bool(), mask)
+
+
+def test_a_gather_out_of_bounds_is_the_programs_fault_not_ttbenchs():
+    text = _program('    %0 = "ttnn.rows_gather"(%arg0, %arg1) <{column = false, fill_out_of_bounds = false, '
+                    'sizes = array<i64: 6>, windows = array<i64: 1>}> : (tensor<6x4xf32>, tensor<1x1x2xsi32>) -> '
+                    'tensor<2x4xf32>\n    return %0 : tensor<2x4xf32>',
+                    "%arg0: tensor<6x4xf32>, %arg1: tensor<1x1x2xsi32>", "tensor<2x4xf32>")
+    with pytest.raises(NotInterpreted) as caught:
+        interpret_text("ttnn", text, [torch.randn(6, 4), torch.tensor([[[1, 6]]], dtype=torch.int32)])
+    assert not caught.value.internal and "internal error" not in str(caught.value)
+    assert str(caught.value).startswith("the compiled program faults: ttnn.rows_gather #0 at ? reads out of bounds")
 
 
 def test_argmax_takes_the_first_of_equal_values_and_keeps_dims_when_asked():

@@ -21,7 +21,7 @@ import torch
 from ..core import REPORT_BUGS, BadInput, InternalError, OpByOpMode
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
-from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, Unsupported, interpret
+from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
 from ..tt.program import Program, ProgramError, parse_program
 from ..tt.sim.executor import PRODUCER as SIMULATOR, NotSimulated, Simulated, simulate
 from .compare import compare
@@ -80,8 +80,11 @@ def _program_and_results(b) -> tuple:
     except Unsupported as exc:
         raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter, which cannot run "
                        f"this program: {exc}") from exc
+    except ProgramFault as exc:
+        raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter: {why_not(exc)}") \
+            from exc
     except (InterpreterBug, ProgramError) as exc:
-        raise InternalError(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
+        raise InternalError(str(why_not(exc))) from exc
     return program, run
 
 

@@ -20,7 +20,7 @@ from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerDied, shared_client
 from ..stages.mlir_stage import clone_module, full_text
-from ..tt.interp import PRODUCER, InterpreterBug, Unsupported, interpret
+from ..tt.interp import PRODUCER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
 from ..tt.program import ProgramError, parse_program
 from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
 
@@ -73,10 +73,8 @@ def _interpret_recorded(b, stage: str, precision: str = "ir", inputs_of=frozense
         program = parse_program(stage, b.stages[stage].full_text())
         return program, interpret(program, list(b.argument_values), precision=precision, record=True,
                                   inputs_of=inputs_of)
-    except Unsupported as exc:
-        raise NotRun(str(exc)) from exc
-    except (InterpreterBug, ProgramError) as exc:
-        raise NotRun(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})") from exc
+    except (Unsupported, ProgramFault, InterpreterBug, ProgramError) as exc:
+        raise NotRun(str(why_not(exc))) from exc
 
 
 def _stablehlo(b, timeout: float) -> StageValues:

@@ -16,7 +16,7 @@ import torch
 from ...core import REPORT_BUGS
 from ..program import Function, Program, ProgramError, ProgramOp, TensorType, parse_program
 from .handlers import READINGS
-from .registry import HANDLERS, InPlace, InterpreterBug, Unsupported, torch_dtype, unsupported_reason
+from .registry import HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, torch_dtype, unsupported_reason
 
 PRODUCER = "ttbench's interpreter of the compiler's program (CPU, torch): checks what the compiler emitted, not the " \
            "chip's kernels or math fidelity"
@@ -76,8 +76,11 @@ class Context:
         op = step.op
         try:
             out = step.fn(self, op, args)
-        except (Unsupported, InterpreterBug):
+        except (Unsupported, InterpreterBug, ProgramFault):
             raise
+        except ZeroDivisionError as exc:  # torch's integer division by zero
+            raise ProgramFault(f"the program divides an integer by zero at {op.name} #{op.op.index} "
+                               f"at {op.op.location or '?'}") from exc
         except Exception as exc:
             raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'}: {type(exc).__name__}: "
                                  f"{str(exc)[:300]}") from exc
@@ -220,15 +223,23 @@ class NotInterpreted(Exception):
         self.internal = internal
 
 
+def why_not(exc: Exception) -> NotInterpreted:
+    """The one wording of why a program was not (or not wholly) interpreted: what the interpreter does not know,
+    the program's own fault, or ttbench's bug (internal)."""
+    if isinstance(exc, Unsupported):
+        return NotInterpreted(str(exc))
+    if isinstance(exc, ProgramFault):
+        return NotInterpreted(f"the compiled program faults: {exc}")
+    return NotInterpreted(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})", internal=True)
+
+
 def refusal(stage: str, text: str) -> Optional[str]:
     """Why the interpreter would refuse this TTIR/TTNN text, known without running anything; None when it would
     run it."""
     try:
         _plan(parse_program(stage, text))
-    except Unsupported as exc:
-        return str(exc)
-    except ProgramError as exc:
-        return f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})"
+    except (Unsupported, ProgramError) as exc:
+        return str(why_not(exc))
     return None
 
 
@@ -238,8 +249,5 @@ def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir"
     try:
         return interpret(parse_program(stage, text), arguments, precision=precision, record=record,
                          inputs_of=inputs_of)
-    except Unsupported as exc:
-        raise NotInterpreted(str(exc)) from exc
-    except (InterpreterBug, ProgramError) as exc:
-        raise NotInterpreted(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})", internal=True) \
-            from exc
+    except (Unsupported, ProgramFault, InterpreterBug, ProgramError) as exc:
+        raise why_not(exc) from exc

@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from ...ir.attributes import Dense, Opaque, decode_number, plain
 from ...ir.walk import np_dtype
 from ..program import parse_type
-from .registry import InPlace, InterpreterBug, Unsupported, handles, torch_dtype
+from .registry import InPlace, InterpreterBug, ProgramFault, Unsupported, handles, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
 
@@ -478,8 +478,8 @@ def _row_indices(op, indices, sizes) -> torch.Tensor:
     for k, size in enumerate(sizes):
         c = components[k]
         if bool(((c < 0) | (c >= size)).any()):
-            raise InterpreterBug(f"{op.name} #{op.op.index}: an index component {k} lies outside 0..{size - 1} "
-                                 f"(fill_out_of_bounds is false: the program reads out of bounds)")
+            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} reads out of bounds: an index "
+                               f"component {k} lies outside 0..{size - 1} and fill_out_of_bounds is false")
         flat = flat * size + c
     return flat
 
@@ -639,7 +639,8 @@ def _update_cache(ctx, op, args):
         raise Unsupported(op.op, f"update_cache batch_offset = {_attr(op, 'batch_offset')}")
     position = int(index.reshape(-1)[0])
     if not 0 <= position < cache.shape[2] or update.shape[2] != 1:
-        raise InterpreterBug(f"update_cache #{op.op.index}: position {position} of a cache of {cache.shape[2]}")
+        raise ProgramFault(f"update_cache #{op.op.index} at {op.op.location or '?'} writes out of bounds: position "
+                           f"{position} of a cache of {cache.shape[2]}")
     updated = cache.clone()
     updated[:, :, position, :] = update[:, :, 0, :]
     return InPlace({0: updated})
@@ -657,8 +658,8 @@ def _paged_update_cache(ctx, op, args):
     updated = cache.clone()
     for b, position in enumerate(indices.reshape(-1).tolist()):
         if not 0 <= position < cache.shape[2]:
-            raise InterpreterBug(f"paged_update_cache #{op.op.index}: position {position} of a cache of "
-                                 f"{cache.shape[2]}")
+            raise ProgramFault(f"paged_update_cache #{op.op.index} at {op.op.location or '?'} writes out of bounds: "
+                               f"position {position} of a cache of {cache.shape[2]}")
         updated[b, :, position, :] = update[0, b, :, :]
     return InPlace({0: updated})
 

@@ -115,6 +115,11 @@ class InPlace:
     updates: dict
 
 
+class ProgramFault(Exception):
+    """The compiled program itself does something with no defined value (reads out of bounds, divides an integer
+    by zero): the program's fault, named with its op and line, never ttbench's and never a guessed value."""
+
+
 class InterpreterBug(Exception):
     """A handler failed or produced a result that contradicts the IR's own type: ttbench's bug (or a reading of the
     op's semantics that is wrong), never the compiler's; named with the op and its line."""
