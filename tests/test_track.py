@@ -201,3 +201,33 @@ def test_a_second_track_run_is_compared_with_the_first_and_a_regression_is_flagg
         os.environ.clear()
         os.environ.update(old)
     assert worse.regressed and "hf/bert" in worse.history, worse.history
+
+
+HOSTILE_ERROR = ('RuntimeError: bad """\nimport pathlib; pathlib.Path(__file__).with_name("ran").write_text("x")\n'
+                 '""" \\N{no such name} \\x1 \\u12 \x00 \r tail')
+
+
+def test_a_generated_script_never_runs_text_from_a_run_as_code(tmp_path):
+    # The error went verbatim into the docstring: `"""` turned the rest into Python, `\N` or `\x` into a SyntaxError
+    # (the verdict was then "does not reproduce" for that reason alone). The text can come from a results database.
+    import ast
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.ops.aten.add.Tensor(x, x)
+
+    b = tb.bringup(M(), (torch.randn(3, 4),), tt=False, progress=False)
+    node = next(n for n in b.fx_graph.graph.nodes if n.op == "call_function")
+    text = scripts.op_script(node, "stablehlo", HOSTILE_ERROR, {"torch": '2"""\nimport os'})
+    path = tmp_path / "repro.py"
+    path.write_text(text)
+    run = triage.run_script(str(path), 300, tt=False)
+    assert run.passed and run.reached == "stablehlo", run
+    assert not (tmp_path / "ran").exists()
+    constants = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(text).body
+                 if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id.isupper()}
+    assert constants["EXPECTED_ERROR"] == HOSTILE_ERROR and constants["EXPECTED_STAGE"] == "stablehlo"
+    model = scripts.hf_model_script("bert", {}, {"x": torch.zeros(2, dtype=torch.int64)}, tt=False,
+                                    versions={"torch": "2"}, stage='fx"""', error=HOSTILE_ERROR)
+    tree = ast.parse(model)  # a SyntaxError here was the bug
+    assert ast.get_docstring(tree).count("EXPECTED_ERROR") == 1 and "pathlib" not in ast.get_docstring(tree)

@@ -7,19 +7,24 @@ exception ends it with exit 1 and the upstream tool's own message.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 # The steps of the bare route, named as ttbench's stages are (the plugin's compile is one step: "tt").
 BARE_STEPS = ("build", "fx", "onnx", "torchfx", "stablehlo", "tt")  # fx: the export route; onnx: the ONNX one
 
+# Only ttbench's own words go into the docstring; every text that comes from a run (the error, the stage, the
+# versions: all of them can come from a results database) is a literal made by repr, below it.
 _HEADER = '''"""{title}
 Needs only the upstream packages: {needs}.
-Taken with {versions}.
-Expected to fail at "{stage}" with:
-    {error}
+Expected to fail at EXPECTED_STAGE with EXPECTED_ERROR; TAKEN_WITH names the versions it was made with.
 """
 import torch
 {imports}
+EXPECTED_STAGE = {stage!r}
+EXPECTED_ERROR = {error!r}
+TAKEN_WITH = {versions!r}
+
 
 def step(name):
     print("stage", name, flush=True)
@@ -110,7 +115,7 @@ def op_script(node, stage: str, error: str, versions: dict, mlir_file: Optional[
     tt = stage not in ("fx", "torchfx", "stablehlo")
     if tt and mlir_file is None:
         return None
-    title = f"{node.target} alone: {'the Tenstorrent compiler' if tt else 'torch-mlir'} fails on it."
+    title = f"{_plain(str(node.target))} alone: {'the Tenstorrent compiler' if tt else 'torch-mlir'} fails on it."
     head = _HEADER.format(title=title, needs="torch, jax, jax-tt-plugin" if tt else "torch, torch-mlir",
                           versions=_versions_line(versions), stage="tt" if tt else stage, error=error,
                           imports="" if tt else "from torch_mlir import fx\n")
@@ -148,7 +153,7 @@ def hf_model_script(arch: str, changes: dict, inputs: dict, tt: bool, versions: 
     made = "\n".join(f"    {name!r}: {tensor_source(tuple(t.shape), t.dtype, None, _high(t))},"
                      for name, t in inputs.items())
     onnx = frontend == "onnx"
-    head = _HEADER.format(title=f"hf/{arch} (transformers, random weights) through "
+    head = _HEADER.format(title=f"hf/{_plain(arch)} (transformers, random weights) through "
                           + ("the ONNX exporter" if onnx else "torch.export") + " and torch-mlir"
                           + (" and the Tenstorrent compiler." if tt else "."),
                           needs="torch, torch-mlir, transformers" + (", onnx, onnxscript" if onnx else "")
@@ -170,8 +175,15 @@ class ByPosition(torch.nn.Module):
 
     def forward(self, *tensors):
         out = self.model(**dict(zip(self.names, tensors)))
-        values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
-        return tuple(v for v in values if isinstance(v, torch.Tensor))
+        return tuple(tensors_in(out.to_tuple() if hasattr(out, "to_tuple") else out))
+
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)
 
 
 def shrink(config, changes):
@@ -252,3 +264,12 @@ def _high(t) -> Optional[int]:
 
 def _versions_line(versions: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in versions.items() if v and k != "ttbench") or "unknown versions"
+
+
+_PLAIN = re.compile(r"[\w.:/+-]{1,120}")
+
+
+def _plain(name: str) -> str:
+    """A name (an op, an architecture) as the docstring may show it: plain characters only, else a stand-in (the
+    script's code names it by a repr'd literal)."""
+    return name if _PLAIN.fullmatch(name) else "(a name with unusual characters)"
