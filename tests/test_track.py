@@ -231,3 +231,41 @@ def test_a_generated_script_never_runs_text_from_a_run_as_code(tmp_path):
                                     versions={"torch": "2"}, stage='fx"""', error=HOSTILE_ERROR)
     tree = ast.parse(model)  # a SyntaxError here was the bug
     assert ast.get_docstring(tree).count("EXPECTED_ERROR") == 1 and "pathlib" not in ast.get_docstring(tree)
+
+
+def test_a_stored_rows_names_never_lead_outside_the_reproductions_folder(tracked, tmp_path):
+    import shutil
+    import sqlite3
+
+    first, _, db = tracked
+    copy = str(tmp_path / "edited.sqlite")
+    shutil.copyfile(db, copy)
+    conn = sqlite3.connect(copy)  # edited the way an attacker would: the stored row itself
+    for job_id, text in conn.execute("SELECT id, row FROM jobs").fetchall():
+        row = json.loads(text)
+        if row.get("failed_stage"):
+            row["failed_stage"] = "../../../escaped"
+        conn.execute("UPDATE jobs SET row = ? WHERE id = ?", (json.dumps(row), job_id))
+    conn.commit()
+    conn.close()
+    out = tmp_path / "a" / "b" / "out"
+    out.mkdir(parents=True)
+    track.track(from_run=str(first.run_id), db_path=copy, tt=False, repro_root=str(out / "repros"))
+    assert sorted(p.name for p in (tmp_path / "a").rglob("*") if "repros" not in p.parts) == ["b", "out"]
+    assert all("escaped" in p.name and ".." not in p.name for p in (out / "repros").iterdir())
+
+
+def test_track_and_sweep_never_replace_a_users_own_pages(tmp_path):
+    mine = tmp_path / "mine"
+    (mine / "repros" / "notes").mkdir(parents=True)
+    (mine / "status.md").write_text("my own status\n")
+    (mine / "repros" / "notes" / "keep.txt").write_text("keep\n")
+    for command in (["track", "--arch", "bert", "--no-tt"], ["sweep", "--models", "mlp", "--no-tt"]):
+        done = run_cli(*command, "--out", str(mine), "--db", str(tmp_path / "db.sqlite"))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines() == [
+            f"ttbench: error: {mine / 'status.md'} is there and {mine} holds no status.json of "
+            f"`ttbench {command[0]}`: ttbench replaces only pages it wrote; choose another --out"], done.stderr
+    assert (mine / "status.md").read_text() == "my own status\n"
+    assert (mine / "repros" / "notes" / "keep.txt").read_text() == "keep\n"
+    assert not (tmp_path / "db.sqlite").exists()  # refused before any work

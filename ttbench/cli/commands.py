@@ -14,7 +14,7 @@ from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
 from ..fleet.track import page as track_page
 from ..fleet.results_db import default_path
-from ..io.atomic import check_file_target, write_text_atomic
+from ..io.atomic import check_file_target, check_page_folder, write_text_atomic
 from ..io.export import REPORT, check_export_target
 from ..progress import ProgressLine
 from ..render.history_html import history_page
@@ -147,6 +147,7 @@ def cmd_sweep(args) -> int:
         print(f"[{done}/{total}] {row['model']}/{row['frontend']}: {row['status']}", file=sys.stderr, flush=True)
 
     if args.out:
+        check_page_folder(args.out, sw.MADE_BY, sw.PAGES, sw.PAGE_KEYS)
         os.makedirs(args.out, exist_ok=True)
     db_path = args.db or default_path(args.out)
     rows = sw.sweep(model_names, frontends, jobs=args.jobs, tt=not args.no_tt, run=not args.no_run,
@@ -174,15 +175,8 @@ def cmd_track(args) -> int:
     if args.update_known and (not args.out or args.no_triage):
         raise BadInput("--update-known needs --out (its entries point at the reproductions there) and the triage")
     if args.out:
-        if os.path.lexists(args.out) and not os.path.isdir(args.out):
-            raise BadInput(f"--out {args.out} is not a folder")
-        if not os.path.isdir(args.out):
-            check_file_target(args.out)
-            os.makedirs(args.out)
-        check_file_target(os.path.join(args.out, "status.md"))
-        if os.path.islink(os.path.join(args.out, "repros")):
-            raise BadInput(f"{os.path.join(args.out, 'repros')} is a symlink: the reproductions are written into a "
-                           "folder of --out itself")
+        check_page_folder(args.out, track_page.MADE_BY, track_page.PAGES, track_page.PAGE_KEYS, ("repros",))
+        os.makedirs(args.out, exist_ok=True)
     db_path = args.db or default_path(args.out)
 
     def progress(phase, done, total, row):

@@ -275,6 +275,12 @@ def html_page(rows: list) -> str:
             + html_table(COLUMNS, [_cells(r) for r in rows], cls="ttbench-sweep", scroll=False))
 
 
+# What `ttbench sweep --out` writes, and how its status.json says so (cli: check_page_folder before any work)
+MADE_BY = "ttbench sweep"
+PAGES = ("status.md", "status.html", "status.json", "op_support.md", "op_support.json")
+PAGE_KEYS = ("counts", "rows")  # a status.json written before `made_by`
+
+
 def write(rows: list, out: str, header: Optional[str] = None) -> list:
     os.makedirs(out, exist_ok=True)
     counts = {s: sum(r["status"] == s for r in rows) for s in
@@ -283,7 +289,8 @@ def write(rows: list, out: str, header: Optional[str] = None) -> list:
         ", ".join(f"{v} {k}" for k, v in counts.items()) + "\n\n"
     paths = []
     for name, text in (("status.md", intro + markdown(rows)), ("status.html", html_page(rows)),
-                       ("status.json", json.dumps({"counts": counts, "rows": rows}, indent=2, default=str) + "\n")):
+                       ("status.json", json.dumps({"made_by": MADE_BY, "counts": counts, "rows": rows}, indent=2,
+                                                  default=str) + "\n")):
         paths.append(write_text_atomic(os.path.join(out, name), text))
     if any("op_by_op" in r for r in rows):
         paths += write_op_support(rows, out)

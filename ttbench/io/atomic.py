@@ -73,3 +73,36 @@ def umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return umask
+
+
+def check_page_folder(out: str, made_by: str, pages: tuple, keys: tuple, folders: tuple = ()) -> None:
+    """Before any work: `out` may receive the status pages `pages` (and the folders `folders`, replaced whole) of a
+    ttbench command only where none of them is there, or they are the pages that command wrote (its status.json,
+    a JSON object `made_by` it, or, written before that field, with exactly its `keys`). A user's own status.md or
+    repros/ are never replaced: BadInput, nothing touched."""
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise BadInput(f"--out {out} is not a folder")
+    if not os.path.isdir(out):
+        check_file_target(out)  # a new folder: its parent must be one the user can write
+        return
+    for name in pages + folders:
+        if os.path.islink(os.path.join(out, name)):
+            raise BadInput(f"{os.path.join(out, name)} is a symlink: ttbench writes only real files of --out")
+    there = [n for n in pages + folders if os.path.lexists(os.path.join(out, n))]
+    if there and not _written_by(os.path.join(out, "status.json"), made_by, keys):
+        raise BadInput(f"{os.path.join(out, there[0])} is there and {out} holds no status.json of `{made_by}`: "
+                       f"ttbench replaces only pages it wrote; choose another --out")
+    check_file_target(os.path.join(out, pages[0]))
+
+
+def _written_by(path: str, made_by: str, keys: tuple) -> bool:
+    import json
+
+    if not os.path.isfile(path) or os.path.islink(path) or os.path.getsize(path) > 256 << 20:
+        return False
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and (data.get("made_by") == made_by or set(data) == set(keys))

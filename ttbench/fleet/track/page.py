@@ -122,9 +122,16 @@ def _esc(text: str) -> str:
     return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
+# What `ttbench track --out` writes besides repros/, and how its status.json says so (cli: check_page_folder)
+MADE_BY = "ttbench track"
+PAGES = ("status.md", "status.html", "status.json")
+PAGE_KEYS = ("run", "versions", "counts", "seconds", "triage_seconds", "jobs_at_once", "projection", "history",
+             "groups", "rows")  # a status.json written before `made_by`
+
+
 def write(result, out: str) -> list:
     os.makedirs(out, exist_ok=True)
-    data = {"run": result.run_id, "versions": result.versions, "counts": counts(result), "seconds": result.seconds,
+    data = {"made_by": MADE_BY, "run": result.run_id, "versions": result.versions, "counts": counts(result), "seconds": result.seconds,
             "triage_seconds": result.triage_seconds, "jobs_at_once": result.jobs,
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -223,8 +224,9 @@ def update_known(result, path: str, repro_root: str) -> tuple:
 
 
 def _folder_name(index: int, group) -> str:
-    slug = "-".join(p for p in (group.verdict, group.stage, group.op.replace(".", "_")) if p)
-    return f"{index + 1:03d}-{slug}"[:80]
+    """One path component, whatever the group's texts hold (a stored row's stage can say `../`)."""
+    slug = "-".join(p for p in (group.verdict, group.stage, group.op) if p)
+    return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9_-]+', '_', slug)}"[:80]
 
 
 def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
