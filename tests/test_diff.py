@@ -174,3 +174,26 @@ def test_a_changed_literal_list_reads_as_one_change_with_its_largest_difference(
     changes = [c for entry in stablehlo.constants for c in entry["changed"]]
     assert [(c["shape"], c["max_abs_delta"]) for c in changes] == [("3xf32", 1.5)], (changes, d.text())
     assert "~ 3xf32: max |Δ| 1.5" in d.text(), d.text()
+
+
+class Fill(torch.nn.Module):
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def forward(self, x):
+        return x * torch.full((2, 3), self.value)
+
+
+@pytest.mark.tt
+def test_a_changed_fill_value_is_a_meaningful_change_in_ttnn(tmp_path):
+    # tt-mlir makes the fill a `ttnn.full` (fill_value = ...): diff said "ttnn: unchanged", "meaningful changes:
+    # none" (exit 0) while the program's output moved by 5.1
+    if not optional.tt_plugin().available:
+        pytest.skip(optional.TT_HINT)
+    x = (torch.randn(2, 3),)
+    tb.bringup(Fill(2.0), x, progress=False).export(str(tmp_path / "a"))
+    tb.bringup(Fill(7.1), x, progress=False).export(str(tmp_path / "b"))
+    done = ttbench("diff", str(tmp_path / "a"), str(tmp_path / "b"), "--stage", "ttnn")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "ttnn.full" in done.stdout and "7.1" in done.stdout and "meaningful changes: yes" in done.stdout, done.stdout

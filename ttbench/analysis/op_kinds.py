@@ -24,6 +24,16 @@ def is_constant_op(name: str) -> bool:
     return name in TENSOR_CONSTANT_OPS
 
 
+# Scaffolding that still states a value (a fill, a scalar): a change of it changes what the program computes.
+_VALUE_SCAFFOLDING_RE = re.compile(r"^(torch\.constant\.|ttnn\.(full|ones|zeros)$)")
+
+
+def states_a_value(name: str) -> bool:
+    """Whether an op of this name states values of the program (computation, a literal, a fill, a scalar): what a
+    diff of two programs must compare, whether or not it points at a source line."""
+    return needs_location(name) or is_constant_op(name) or bool(_VALUE_SCAFFOLDING_RE.match(name))
+
+
 def needs_location(name: str) -> bool:
     """Whether an op of this name should point at a source line (what location coverage counts)."""
     return not (is_constant_op(name) or _SCAFFOLDING_RE.match(name))

@@ -23,7 +23,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..analysis.op_kinds import is_constant_op, needs_location
+from ..analysis.op_kinds import is_constant_op, needs_location, states_a_value
 from ..core import BadInput, view_method
 from ..proc.scratch import temp_folder
 from ..run.results import FURTHEST_STAGES
@@ -40,11 +40,12 @@ class StageDiff:
     histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
     budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
     constants: list = field(default_factory=list)  # {"line", "changed", "removed", "added", "small"}
+    fills: Optional[dict] = None  # fills and scalars that differ, location aside: {"removed", "added", "differs"}
     unified: list[str] = field(default_factory=list)  # unified diff lines of the normalised IR
 
     @property
     def changed(self) -> bool:
-        return bool(self.status or self.op_changes or self.moved or self.budget or self.constants)
+        return bool(self.status or self.op_changes or self.moved or self.budget or self.constants or self.fills)
 
 
 @dataclass
@@ -81,7 +82,8 @@ class IRDiff:
 
 def _compare_ops(a_ops: list, b_ops: list) -> tuple:
     """(op changes per source line, moves between lines, histogram deltas). Tensor constants (the constant
-    budget covers them) and scaffolding ops (scalar constants, TTNN get_device/deallocate) are left out."""
+    budget covers them), fills and scalars (`_compare_fills`) and bookkeeping (TTNN get_device/deallocate,
+    transfers) are left out."""
     a_ops = [o for o in a_ops if needs_location(o.name)]
     b_ops = [o for o in b_ops if needs_location(o.name)]
     by_line_a, by_line_b = _signatures_by_line(a_ops), _signatures_by_line(b_ops)
@@ -118,6 +120,24 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
     ha, hb = Counter(o.name for o in a_ops), Counter(o.name for o in b_ops)
     histogram = {n: (ha.get(n, 0), hb.get(n, 0)) for n in sorted(set(ha) | set(hb)) if ha.get(n) != hb.get(n)}
     return changes, moved, histogram
+
+
+def _compare_fills(a_ops: list, b_ops: list) -> Optional[dict]:
+    """Fills and scalars (ttnn.full, torch.constant.float, ...) state values of the program but no source line of
+    their own (the compiler shares one among its users and gives it any of their lines), so they are compared as a
+    whole, location aside: `{"removed", "added", "differs"}` like an op change, None when they agree."""
+    def fills(ops):
+        return [o for o in ops if states_a_value(o.name) and not needs_location(o.name) and not is_constant_op(o.name)]
+
+    a_fills, b_fills = fills(a_ops), fills(b_ops)
+    removed = Counter(o.signature for o in a_fills) - Counter(o.signature for o in b_fills)
+    added = Counter(o.signature for o in b_fills) - Counter(o.signature for o in a_fills)
+    if not removed and not added:
+        return None
+    name_of = {o.signature: o.name for o in a_fills + b_fills}
+    return {"removed": dict(Counter(name_of[s] for s in removed.elements())),
+            "added": dict(Counter(name_of[s] for s in added.elements())),
+            "differs": _differs(removed, added, name_of)}
 
 
 def _differs(removed: Counter, added: Counter, name_of: dict) -> list:
@@ -281,7 +301,8 @@ def diff_folders(a: str, b: str, stage: Optional[str] = None, context: int = 2) 
         if sa and sb and ok_a and ok_b:
             d.op_changes, d.moved, d.histogram = _compare_ops(sa["ops"], sb["ops"])
             d.constants = _compare_constants(left, right, name)
-            if d.op_changes or d.moved or d.constants:
+            d.fills = _compare_fills(sa["ops"], sb["ops"])
+            if d.op_changes or d.moved or d.constants or d.fills:
                 d.unified = list(difflib.unified_diff(sa["text"].splitlines(), sb["text"].splitlines(),
                                                       f"a/{name}", f"b/{name}", n=context, lineterm=""))
             ba, bb = _budget(left, name), _budget(right, name)
