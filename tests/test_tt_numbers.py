@@ -170,6 +170,19 @@ def test_a_refusal_is_known_before_the_earlier_stage_runs(monkeypatch):
 
 
 @pytest.mark.tt
+def test_an_edited_stage_past_what_ttbench_reads_is_refused_by_run_and_comparison():
+    # 1e5 nested brackets escaped b.run and compare_stages as a raw RecursionError
+    b = _bringup(SqueezeExcite, 1, 3, 16, 16)
+    edited = _edited(b, "ttnn", lambda t: t.replace('"ttnn.multiply"(', '"ttnn.multiply"(', 1).replace(
+        "<{", "<{nest = " + "[" * 100000 + "]" * 100000 + ", ", 1))
+    result = edited.run("ttnn", device="cpu")
+    assert not result.executed and "cannot read the ttnn program: an attribute nested deeper" in result.message
+    assert "internal error" not in result.message
+    compared = edited.compare_stages("ttir", "ttnn")
+    assert "cannot read the ttnn program" in compared.not_run and not compared.rows
+
+
+@pytest.mark.tt
 def test_every_field_the_compiler_emits_is_honoured_or_listed_as_device_only(zoo_bringup):
     """Every structured attribute of every op of these programs is decided field by field; a field the
     compiler starts to emit that is in neither list fails here (and refuses the run)."""
@@ -275,6 +288,35 @@ def test_a_gather_out_of_bounds_is_the_programs_fault_not_ttbenchs():
         interpret_text("ttnn", text, [torch.randn(6, 4), torch.tensor([[[1, 6]]], dtype=torch.int32)])
     assert not caught.value.internal and "internal error" not in str(caught.value)
     assert str(caught.value).startswith("the compiled program faults: ttnn.rows_gather #0 at ? reads out of bounds")
+
+
+def _one_op(line: str, result: str = "tensor<2xf32>") -> str:
+    return _program(f"    %0 = {line}\n    return %0 : {result}", "", result)
+
+
+HOSTILE_PROGRAMS = {  # what each did: a raw exception out of b.run, "a bug in ttbench", or gigabytes allocated
+    "nesting": (_one_op('"ttnn.full"() <{fill_value = 1.0 : f32, shape = ' + "[" * 100000 + "]" * 100000
+                        + '}> : () -> tensor<2xf32>'), "cannot read the ttnn program: an attribute nested deeper"),
+    "digits": (_one_op('"ttnn.full"() <{fill_value = ' + "9" * 5000 + ' : i32, shape = #ttnn.shape<2>}> : () -> '
+                       'tensor<2xsi32>', "tensor<2xsi32>"), "cannot read the ttnn program: a number of 5000 characters"),
+    "wide hex": (_one_op('"ttnn.constant"() <{value = dense<0xFFFFFFFFFF> : tensor<2xbf16>}> : () -> tensor<2xbf16>',
+                         "tensor<2xbf16>"), "cannot read ttnn.constant #0 at ?: 0xFFFFFFFFFF is wider than its type bf16"),
+    "huge shape": (_one_op('"ttnn.full"() <{fill_value = 1.0 : f32, shape = #ttnn.shape<200000x200000>}> : () -> '
+                           'tensor<2xf32>'), "the compiled program faults: ttnn.full #0 at ? states shape 200000x200000"),
+    "short blob": (_one_op('"ttnn.constant"() <{value = dense<"0x0000803F0000803F0000"> : tensor<2xf32>}> : () -> '
+                           'tensor<2xf32>'), "the compiled program faults: ttnn.constant #0 at ? holds 10 bytes"),
+    "long arange": (_one_op('"ttnn.arange"() <{start = 0 : i64, end = 1000000000000 : i64, step = 1 : i64}> : () -> '
+                            'tensor<2xf32>'), "the compiled program faults: ttnn.arange #0 at ? states arange(0, "),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_PROGRAMS))
+def test_a_hostile_program_is_refused_in_one_line_without_allocating_it(case):
+    text, message = HOSTILE_PROGRAMS[case]
+    with pytest.raises(NotInterpreted) as caught:
+        interpret_text("ttnn", text, [])
+    assert str(caught.value).startswith(message) and not caught.value.internal, str(caught.value)
+    assert "\n" not in str(caught.value)
 
 
 def test_argmax_takes_the_first_of_equal_values_and_keeps_dims_when_asked():

@@ -19,6 +19,17 @@ class AttributeSyntaxError(ValueError):
     """Printed attributes this reader does not follow."""
 
 
+class TextLimit(AttributeSyntaxError):
+    """The text goes past what ttbench reads (nesting, a number's length, a hex wider than its type): no compiler
+    prints such a thing, an edit or a hostile file can; refused in one line, never a RecursionError."""
+
+
+MAX_NESTING = 64  # brackets inside brackets, in one attribute
+MAX_NUMBER_CHARS = 80  # an i64 has 20 digits, a double's shortest repr 24 characters
+
+_HEX_BITS = {"bf16": 16, "f16": 16, "f32": 32, "f64": 64}
+
+
 @dataclass(frozen=True)
 class Opaque:
     """A dialect attribute: `#ttnn.shape<1x1>` -> Opaque("#ttnn.shape", "1x1"); `#ttnn<mesh_offset 0x0>` ->
@@ -85,8 +96,12 @@ def skip_balanced(s: str, i: int) -> int:
 
 def decode_number(token: str, type_name: str):
     """A printed number of MLIR type `type_name`; a hex token of a float type is the value's bit pattern."""
+    if len(token) > MAX_NUMBER_CHARS:
+        raise TextLimit(f"a number of {len(token)} characters (ttbench reads up to {MAX_NUMBER_CHARS})")
     if token.lstrip("-").startswith("0x"):
         raw = int(token, 16)
+        if abs(raw) >> _HEX_BITS.get(type_name, 64):
+            raise TextLimit(f"{token} is wider than its type {type_name or 'i64'}")
         if type_name in _FLOAT_HEX_FORMATS:  # a float printed as its bit pattern (0xFF800000 is -inf)
             int_fmt, float_fmt = _FLOAT_HEX_FORMATS[type_name]
             return struct.unpack(float_fmt, struct.pack(int_fmt, raw))[0]
@@ -100,16 +115,18 @@ def decode_number(token: str, type_name: str):
     return int(token)
 
 
-def _parse_value(s: str, i: int):
+def _parse_value(s: str, i: int, depth: int = 0):
+    if depth > MAX_NESTING:
+        raise TextLimit(f"an attribute nested deeper than {MAX_NESTING} levels")
     i = _skip_space(s, i)
     if i >= len(s):
         raise AttributeSyntaxError("attribute value expected at the end")
     c = s[i]
     if c == "[":
-        items, i = _parse_sequence(s, i + 1, "]")
+        items, i = _parse_sequence(s, i + 1, "]", depth + 1)
         return items, i
     if c == "{":
-        return _parse_dict(s, i + 1)
+        return _parse_dict(s, i + 1, depth + 1)
     if c == '"':
         return read_mlir_string(s, i)
     if c == "<":  # a nested attribute printed without its name (`activation = <op_type = relu>`)
@@ -175,13 +192,13 @@ def _parse_value(s: str, i: int):
     raise AttributeSyntaxError(f"cannot read the attribute value at {s[i:i + 60]!r}")
 
 
-def _parse_sequence(s: str, i: int, close: str):
+def _parse_sequence(s: str, i: int, close: str, depth: int = 0):
     items: list = []
     i = _skip_space(s, i)
     if s.startswith(close, i):
         return items, i + 1
     while True:
-        value, i = _parse_value(s, i)
+        value, i = _parse_value(s, i, depth)
         items.append(value)
         i = _skip_space(s, i)
         if s.startswith(",", i):
@@ -192,7 +209,7 @@ def _parse_sequence(s: str, i: int, close: str):
         raise AttributeSyntaxError(f"',' or {close!r} expected at {s[i:i + 60]!r}")
 
 
-def _parse_dict(s: str, i: int):
+def _parse_dict(s: str, i: int, depth: int = 0):
     out: dict = {}
     i = _skip_space(s, i)
     if s.startswith("}", i):
@@ -208,7 +225,7 @@ def _parse_dict(s: str, i: int):
             key, i = m.group(0), m.end()
         i = _skip_space(s, i)
         if s.startswith("=", i):
-            out[key], i = _parse_value(s, i + 1)
+            out[key], i = _parse_value(s, i + 1, depth)
         else:
             out[key] = True  # a unit attribute
         i = _skip_space(s, i)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..core import Op
-from ..ir.attributes import AttributeSyntaxError, parse_attr_dict, skip_balanced
+from ..ir.attributes import AttributeSyntaxError, TextLimit, parse_attr_dict, skip_balanced
 from ..ir.text import parse_ops, parse_tensor_type, resource_blobs, split_resources
 
 PROGRAM_STAGES = ("ttir", "ttnn")
@@ -24,6 +24,10 @@ _CALLEE_RE = re.compile(r"@([\w$.-]+)")
 
 class ProgramError(ValueError):
     """The text is not a program this model understands (a parse failure: ttbench's reader, not the compiler)."""
+
+
+class ProgramUnreadable(ProgramError):
+    """The text goes past what ttbench reads (see ir.attributes.TextLimit): refused, not ttbench's bug."""
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,8 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
             func = op.attrs.get("func")
             if func in functions:
                 functions[func].ops.append(_parse_head(op, aliases))
+    except TextLimit as exc:
+        raise ProgramUnreadable(f"cannot read the {stage} program: {exc}") from exc
     except (AttributeSyntaxError, IndexError) as exc:
         raise ProgramError(f"cannot read the {stage} program: {exc}") from exc
     if not functions:

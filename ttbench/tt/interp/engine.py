@@ -14,7 +14,8 @@ from typing import Callable, Optional
 import torch
 
 from ...core import REPORT_BUGS
-from ..program import Function, Program, ProgramError, ProgramOp, TensorType, parse_program
+from ...ir.attributes import TextLimit
+from ..program import Function, Program, ProgramError, ProgramOp, ProgramUnreadable, TensorType, parse_program
 from .handlers import READINGS
 from .registry import HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, torch_dtype, unsupported_reason
 
@@ -78,6 +79,9 @@ class Context:
             out = step.fn(self, op, args)
         except (Unsupported, InterpreterBug, ProgramFault):
             raise
+        except TextLimit as exc:  # a literal read as the op runs
+            raise ProgramUnreadable(f"cannot read {op.name} #{op.op.index} at {op.op.location or '?'}: {exc}") \
+                from exc
         except ZeroDivisionError as exc:  # torch's integer division by zero
             raise ProgramFault(f"the program divides an integer by zero at {op.name} #{op.op.index} "
                                f"at {op.op.location or '?'}") from exc
@@ -230,6 +234,8 @@ def why_not(exc: Exception) -> NotInterpreted:
         return NotInterpreted(str(exc))
     if isinstance(exc, ProgramFault):
         return NotInterpreted(f"the compiled program faults: {exc}")
+    if isinstance(exc, ProgramUnreadable):
+        return NotInterpreted(str(exc))
     return NotInterpreted(f"internal error in ttbench's interpreter: {exc} ({REPORT_BUGS})", internal=True)
 
 

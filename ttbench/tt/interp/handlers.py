@@ -42,6 +42,17 @@ def _result_shape(op, k=0):
     return op.result_types[k].shape
 
 
+def _allocating(op, shape, what: str = "shape") -> tuple:
+    """`shape` (from an attribute) checked against the result type before anything of it is allocated: a program
+    whose attribute states more elements than its type is refused, never allocated (the interpreter runs in the
+    user's kernel)."""
+    want = _result_shape(op)
+    if math.prod(shape) != math.prod(want):
+        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states {what} "
+                           f"{'x'.join(map(str, shape)) or 'scalar'} for a result of {op.result_types[0]}")
+    return tuple(shape)
+
+
 def _result_dtype(op, k=0):
     return torch_dtype(op.result_types[k])
 
@@ -256,23 +267,27 @@ def _load_cached(ctx, op, args):
 
 @handles("ttnn.full", attributes=("fill_value", "shape"), reference="ttnn.full(shape, fill_value)")
 def _full(ctx, op, args):
-    return torch.full(_shape_attr(op, "shape"), _attr(op, "fill_value"), dtype=torch.float64)
+    return torch.full(_allocating(op, _shape_attr(op, "shape")), _attr(op, "fill_value"), dtype=torch.float64)
 
 
 @handles("ttnn.ones", "ttnn.zeros", attributes=("shape",), reference="ttnn.ones / ttnn.zeros(shape)")
 def _ones_zeros(ctx, op, args):
     fill = 1 if op.name.endswith("ones") else 0
-    return torch.full(_shape_attr(op, "shape"), fill, dtype=_result_dtype(op))
+    return torch.full(_allocating(op, _shape_attr(op, "shape")), fill, dtype=_result_dtype(op))
 
 
 @handles("ttir.arange", "ttnn.arange", attributes=("start", "end", "step", "arange_dimension"),
          reference="arange(start, end, step) along arange_dimension (TTIR), broadcast to the result shape")
 def _arange(ctx, op, args):
-    values = torch.arange(_attr(op, "start"), _attr(op, "end"), _attr(op, "step"), dtype=torch.float64)
+    start, end, step = _attr(op, "start"), _attr(op, "end"), _attr(op, "step")
     shape = _result_shape(op)
     dim = _attr(op, "arange_dimension", 0 if len(shape) == 1 else None)
     if dim is None:
         raise Unsupported(op.op, "an arange of rank > 1 without arange_dimension")
+    if not step or max(0, math.ceil((end - start) / step)) != shape[dim]:
+        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states arange({start}, {end}, "
+                           f"{step}) for a result of {op.result_types[0]}")
+    values = torch.arange(start, end, step, dtype=torch.float64)
     view = [1] * len(shape)
     view[dim] = values.numel()
     return values.reshape(view).expand(shape).clone()
@@ -289,18 +304,28 @@ def _dense_value(program, op, value: Dense):
     if body.startswith('"0x'):
         import numpy as np
 
-        raw = bytes.fromhex(body[3:-1])
         count = math.prod(t.shape)
+        width = 1 if t.element == "i1" else np.dtype(np_dtype(t.element)).itemsize
+        if len(body) - 4 > 2 * max(count * width, 1):  # checked before the text becomes bytes
+            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} holds {(len(body) - 4) // 2} "
+                               f"bytes for a constant of {t}")
+        raw = bytes.fromhex(body[3:-1])
         if t.element == "i1" and count > 1 and len(raw) == (count + 7) // 8 != count:
             # MLIR keeps a dense i1 literal as packed bits, the first element in the lowest bit of the first byte
             bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[:count]
             return torch.from_numpy(bits.astype(bool)).reshape(t.shape)
+        if len(raw) not in (width, count * width):  # one element (a splat) or all of them
+            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} holds {len(raw)} bytes for a "
+                               f"constant of {t}")
         arr = np.frombuffer(raw, dtype=np_dtype(t.element))
         if arr.size == 1:
             return torch.from_numpy(arr.astype(np.float64) if t.element == "bf16" else arr.copy()).reshape(()) \
                 .expand(t.shape).to(dtype).clone()
         return torch.from_numpy(arr.astype(np.float32) if t.element == "bf16" else arr.copy()).reshape(t.shape)
     values = _literal(body, t.element)
+    if len(values) not in (1, math.prod(t.shape)):
+        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states {len(values)} values for a "
+                           f"constant of {t}")
     tensor = torch.tensor(values, dtype=torch.float64 if dtype.is_floating_point else torch.int64)
     if tensor.numel() == 1:
         return tensor.reshape(()).expand(t.shape).clone()
