@@ -540,3 +540,15 @@ def test_an_onnx_node_with_100000_inputs_ends_at_the_lowering_deadline(tmp_path,
     assert time.perf_counter() - t0 < 120
     assert b.stages["onnx"].ok and b.stages["torchfx"].ok
     assert not b.stages["stablehlo"].ok and "did not finish in 15 s" in b.stages["stablehlo"].error
+
+
+@pytest.mark.parametrize("value", ["soon", "nan", "inf", "0", "-3"])
+def test_a_bad_deadline_variable_neither_stops_the_import_nor_switches_the_deadline_off(value):
+    # "soon" made `import ttbench` fail; "nan" compared false with every elapsed time: no deadline at all
+    env = {**os.environ, "TTBENCH_EAGER_TIMEOUT": value, "TTBENCH_TT_TIMEOUT": value}
+    done = subprocess.run([sys.executable, "-c", "import ttbench.core as c, ttbench.tt.plugin as p; "
+                           "print(c.EAGER_TIMEOUT_S, p.DEFAULT_TIMEOUT_S)"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stdout.split() == ["600.0", "900.0"], done.stderr
+    assert done.stderr.splitlines() == [
+        f"ttbench: TTBENCH_EAGER_TIMEOUT={value!r} is not a number of seconds above zero; using 600",
+        f"ttbench: TTBENCH_TT_TIMEOUT={value!r} is not a number of seconds above zero; using 900"], done.stderr

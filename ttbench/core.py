@@ -89,8 +89,24 @@ class BadInput(ValueError):
     """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
 
 
+def env_seconds(name: str, default: float) -> float:
+    """A deadline from the environment: a finite number of seconds above zero, else the default, said in one line
+    on stderr (a bad value must neither stop `import ttbench` nor, as `nan` did, switch the deadline off)."""
+    text = os.environ.get(name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value > 0 and value != float("inf"):
+        return value
+    print(f"ttbench: {name}={text[:40]!r} is not a number of seconds above zero; using {default:g}", file=sys.stderr)
+    return default
+
+
 # How long the user's model may run eagerly (the input check, the golden) before ttbench calls it hung.
-EAGER_TIMEOUT_S = float(os.environ.get("TTBENCH_EAGER_TIMEOUT", "600"))
+EAGER_TIMEOUT_S = env_seconds("TTBENCH_EAGER_TIMEOUT", 600.0)
 MAX_INPUT_BYTES = 8 << 30  # an example input larger than this is a mistake (and would not fit here)
 
 

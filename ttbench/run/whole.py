@@ -216,6 +216,9 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
         return result
     try:
         program = parse_program("ttnn", s.full_text())  # the text as it is now: a user's edit included
+    except ProgramUnreadable as exc:
+        result.message = f"not run: {exc}"
+        return result
     except ProgramError as exc:
         result.message = f"not run: internal error in ttbench's TTNN reader: {exc} ({REPORT_BUGS})"
         return result

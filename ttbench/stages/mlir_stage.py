@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Optional, Sequence
 
-from ..core import CompilerFailure, SourceLoc, Stage, human_bytes
+from ..core import CompilerFailure, SourceLoc, Stage, env_seconds, human_bytes
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
 from ..proc.children import kill_group, start
@@ -273,7 +273,7 @@ class PendingPipelines:
             self.worker = _take_worker()
             job = {"in": source, "out": self.out, "pipelines": [list(p) for p in pipelines],
                    "fault": os.environ.get("TTBENCH_MLIR_WORKER_FAULT", "")}
-            self.deadline = float(os.environ.get("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S))
+            self.deadline = env_seconds("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S)
             self.started = time.monotonic()
             self.worker.stdin.write(json.dumps(job) + "\n")
             self.worker.stdin.flush()

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import optional
-from ..core import CompilerFailure
+from ..core import CompilerFailure, env_seconds
 from ..ir.locations import LocTable, user_frame
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
 from ..proc.scratch import cache_dir, private_tmp, temp_dir
 
-DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TT_TIMEOUT", "900"))
+DEFAULT_TIMEOUT_S = env_seconds("TTBENCH_TT_TIMEOUT", 900.0)
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
 WORKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "proc", "tt_worker.py")
 TARGET_COMPILE_ONLY = "compiled for Blackhole P150, compile-only: no device"

@@ -18,6 +18,7 @@ from typing import Optional
 
 import numpy as np
 
+from ...core import env_seconds
 from ...io.arrays import to_numpy
 from ...proc.children import kill_group, start
 from ...proc.scratch import cache_dir, temp_folder
@@ -31,7 +32,7 @@ from .env import env_python, side_env, simulator
 PRODUCER = ("ttnn's kernels on Tenstorrent's simulator (ttsim, simulated Blackhole): the chip's arithmetic as "
             "ttsim models it, not its timing")
 REPLAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py")
-DEFAULT_TIMEOUT_S = float(os.environ.get("TTBENCH_TTSIM_TIMEOUT", "1800"))
+DEFAULT_TIMEOUT_S = env_seconds("TTBENCH_TTSIM_TIMEOUT", 1800.0)
 # Lines the simulator and tt-metal print when they stop: the simulator's own words, for the user's upstream report.
 _ABORT_RE = re.compile(r"(UnimplementedFunctionality[^\n]*|TT_FATAL[^\n]*|TT_THROW[^\n]*|Assertion[^\n]*|"
                        r"error:[^\n]*|ERROR[^\n]*)")
