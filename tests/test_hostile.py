@@ -552,3 +552,26 @@ def test_a_bad_deadline_variable_neither_stops_the_import_nor_switches_the_deadl
     assert done.stderr.splitlines() == [
         f"ttbench: TTBENCH_EAGER_TIMEOUT={value!r} is not a number of seconds above zero; using 600",
         f"ttbench: TTBENCH_TT_TIMEOUT={value!r} is not a number of seconds above zero; using 900"], done.stderr
+
+
+@pytest.mark.parametrize("kind", ["text", "program"])
+def test_the_simulator_variable_takes_only_a_shared_library(tmp_path, monkeypatch, kind):
+    # any regular file was taken for the simulator (and dlopen'ed in a child)
+    from ttbench.tt.sim import env as sim_env
+
+    path = tmp_path / "libttsim.so"
+    if kind == "text":
+        path.write_text("not a library\n")
+    else:
+        shutil.copyfile(os.path.realpath(sys.executable), path)
+    (tmp_path / "soc_descriptor.yaml").write_text("arch: blackhole\n")
+    monkeypatch.setenv("TTBENCH_TTSIM", str(path))
+    sim_env.simulator.cache_clear()
+    try:
+        piece = sim_env.simulator()
+    finally:
+        monkeypatch.undo()
+        sim_env.simulator.cache_clear()
+    assert not piece.available
+    assert piece.hint.startswith(f"TTBENCH_TTSIM={path} is ") and ("no 64-bit ELF header" if kind == "text" else
+                                                                  "names an interpreter") in piece.hint, piece.hint

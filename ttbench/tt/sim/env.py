@@ -13,6 +13,7 @@ import functools
 import glob
 import hashlib
 import os
+import platform
 import shutil
 import sys
 import tempfile
@@ -78,10 +79,44 @@ def simulator() -> Piece:
         return Piece("ttsim", False, "", TTSIM_HINT)
     if not os.path.isfile(path):
         return Piece("ttsim", False, "", f"TTBENCH_TTSIM={path} is not a file: {TTSIM_HINT}")
+    wrong = _not_a_shared_library(path)
+    if wrong:
+        return Piece("ttsim", False, "", f"TTBENCH_TTSIM={path} {wrong}: {TTSIM_HINT}")
     soc = os.path.join(os.path.dirname(path), "soc_descriptor.yaml")
     if not os.path.isfile(soc):
         return Piece("ttsim", False, "", f"no soc_descriptor.yaml beside {path}: {TTSIM_HINT}")
     return Piece("ttsim", True, os.path.abspath(path), "")
+
+
+_ELF_MACHINES = {"x86_64": 62, "aarch64": 183, "arm64": 183, "riscv64": 243}
+
+
+def _not_a_shared_library(path: str) -> Optional[str]:
+    """Why `path` is not a shared library this machine can load (an ELF of type ET_DYN for its architecture), or
+    None: the simulator is dlopen'ed into a child, and any regular file was taken for it."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if len(head) < 64 or head[:4] != b"\x7fELF" or head[4] != 2:  # 64-bit ELF
+                return "is not a shared library (no 64-bit ELF header)"
+            order = "little" if head[5] == 1 else "big"
+
+            def number(at: int, size: int) -> int:
+                return int.from_bytes(head[at:at + size], order)
+
+            if number(16, 2) != 3:  # ET_DYN
+                return "is an ELF file but not a shared library"
+            want = _ELF_MACHINES.get(platform.machine())
+            if want is not None and number(18, 2) != want:
+                return f"is a shared library for another machine (this one is {platform.machine()})"
+            offset, size, count = number(32, 8), number(54, 2), min(number(56, 2), 256)
+            f.seek(offset)
+            table = f.read(size * count)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if any(int.from_bytes(table[i * size:i * size + 4], order) == 3 for i in range(len(table) // max(size, 1))):
+        return "is a program (it names an interpreter), not a shared library"  # PT_INTERP: a PIE executable
+    return None
 
 
 def find_python312() -> Optional[str]:
