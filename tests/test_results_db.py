@@ -70,3 +70,44 @@ def test_an_unwritable_database_place_is_one_line(tmp_path):
             results_db.connect(str(folder / "r.sqlite"))
     finally:
         folder.chmod(0o700)
+
+
+def test_history_reads_a_database_it_may_not_write_and_leaves_it_as_it_was(tmp_path):
+    # history opened the database to write (schema, migration): one it could only read was refused
+    path = tmp_path / "r.sqlite"
+    _db_with_runs(path, [True, True]).close()
+    with sqlite3.connect(path) as con:  # from before runs were marked: connect() would add the column
+        con.execute("ALTER TABLE runs DROP COLUMN complete")
+    before = path.read_bytes()
+    path.chmod(0o444)
+    immutable = os.system(f"chattr +i {path} 2>/dev/null") == 0  # read-only even for root, where it can be had
+    try:
+        code, out, err = _cli("history", "--db", str(path))
+    finally:
+        if immutable:
+            os.system(f"chattr -i {path}")
+    assert code == 0 and "no job changed" in out, out + err
+    assert path.read_bytes() == before
+
+
+def test_a_stored_rows_hostile_contents_are_one_line_each(tmp_path):
+    path = tmp_path / "r.sqlite"
+    _db_with_runs(path, [True]).close()
+    db = results_db.connect(str(path))
+    run = results_db.start_run(db, "sweep", "v2")
+    results_db.add_job(db, run, {**ROW, "status": "new failure", "failed_stage": "stablehlo",
+                                 "error": "boom\n" + "x" * 50_000_000})  # 50 MB, printed whole before
+    results_db.finish_run(db, run)
+    db.close()
+    code, out, err = _cli("history", "--db", str(path))
+    assert code == 1 and len(out) < 5000, len(out)
+    [line] = [l for l in out.splitlines() if l.startswith("REGRESSION")]
+    assert line.endswith("... (50,000,005 characters)") and "boom x" in line
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE runs SET versions = ? WHERE id = 2", ("[" * 100_000 + "]" * 100_000,))
+    code, out, err = _cli("history", "--db", str(path))
+    assert code == 2 and err.strip().splitlines() == [
+        f"ttbench: error: {path} holds a row nested too deeply to read: give another --db, or move it aside to "
+        "start a new one"], err
+    code, out, err = _cli("history", "--db", str(path), "--before", "7")  # was wrapped as "holds a row ..."
+    assert code == 2 and "holds a row" not in err and "7" in err, err

@@ -202,10 +202,8 @@ def cmd_track(args) -> int:
 
 def cmd_history(args) -> int:
     path = args.db or results_db.default_path()
-    if not os.path.isfile(path):
-        raise BadInput(f"no results database at {path}: run `ttbench sweep` first, or give --db PATH")
     with results_db.readable(path):  # a damaged database is one line and exit 2, never a traceback under exit 1
-        db = results_db.connect(path)
+        db = results_db.connect_readonly(path)
         before = results_db.resolve_run(db, args.before) if args.before else None
         after = results_db.resolve_run(db, args.after) if args.after else None
         result = results_db.history(db, before, after)

@@ -18,6 +18,7 @@ import os
 import platform
 import sqlite3
 import time
+import urllib.parse
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
@@ -77,14 +78,37 @@ def connect(path: str) -> sqlite3.Connection:
     return db
 
 
+def connect_readonly(path: str) -> sqlite3.Connection:
+    """Open an existing database to read it only (`history`, `track --from-run`): nothing is created, migrated or
+    written, so a database the user may read but not write is read, and left exactly as it was."""
+    if os.path.islink(path):
+        raise BadInput(f"{path} is a symlink: give the database file itself")
+    if not os.path.isfile(path):
+        raise BadInput(f"no results database at {path}: run `ttbench sweep` first, or give --db PATH")
+    if not os.access(path, os.R_OK):
+        raise BadInput(f"cannot read the results database {path}: give another --db PATH")
+    with readable(path):
+        db = sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=30,
+                             check_same_thread=False)
+        if "complete" not in [c[1] for c in db.execute("PRAGMA table_info(runs)")]:
+            # from before runs were marked (connect() adds the column): read as complete, in a view of its own
+            db.execute("CREATE TEMP VIEW runs AS SELECT *, 1 AS complete FROM main.runs")
+    return db
+
+
 @contextmanager
 def readable(path: str) -> Iterator[None]:
     """A damaged database or an unreadable row inside the block is one line naming the file (BadInput)."""
     try:
         yield
+    except BadInput:
+        raise  # already one line of its own (a run that is not there): not a damaged row
     except sqlite3.DatabaseError as exc:
         raise BadInput(f"{path} is not a ttbench results database, or a damaged one ({exc}): give another --db, "
                        f"or move it aside to start a new one") from None
+    except RecursionError:  # a stored row nested past what json reads
+        raise BadInput(f"{path} holds a row nested too deeply to read: give another --db, or move it aside to "
+                       f"start a new one") from None
     except (ValueError, KeyError, TypeError) as exc:  # a row that is not what ttbench wrote
         raise BadInput(f"{path} holds a row ttbench cannot read ({type(exc).__name__}: {exc}): give another "
                        f"--db, or move it aside to start a new one") from None
@@ -174,8 +198,16 @@ class History:
             lines.append("no job changed")
         for c in self.changes:
             mark = "REGRESSION" if c.regression else "improved" if c.kind in ("newly passing",) else "changed"
-            lines.append(f"{mark}: {c.model}/{c.frontend}/{c.params}: {c.kind}: {c.detail}")
+            lines.append(f"{mark}: {_one_line(f'{c.model}/{c.frontend}/{c.params}')}: {c.kind}: {_one_line(c.detail)}")
         return "\n".join(lines)
+
+
+DETAIL_CHARS = 400  # of one text in a change's line: a stored error can be 100 MB
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= DETAIL_CHARS else f"{text[:DETAIL_CHARS]}... ({len(text):,} characters)"
 
 
 def describe_run(db, run_id: int) -> dict:

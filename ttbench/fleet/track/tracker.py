@@ -100,7 +100,7 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
     _shown(rows, groups)
     result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, whole=_whole_size(frontends,
                                                                                                   onnx_sample))
-    db = results_db.connect(db_path)
+    db = results_db.connect_readonly(db_path) if from_run is not None else results_db.connect(db_path)
     try:
         result.run_id = run_id or results_db.run_ids(db, "track")[-1]
         result.versions = results_db.describe_run(db, result.run_id)["versions"]
@@ -119,7 +119,7 @@ def stored_rows(db_path: str, ref: str) -> tuple:
     if not os.path.isfile(db_path):
         raise BadInput(f"no results database at {db_path}: give --db PATH")
     with results_db.readable(db_path):
-        db = results_db.connect(db_path)
+        db = results_db.connect_readonly(db_path)
         try:
             run_id = results_db.resolve_run(db, ref)
             run = results_db.describe_run(db, run_id)
