@@ -2,6 +2,7 @@
 against the bare route (ours / upstream), grouped, one reproduction each, checked in a fresh process."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -269,3 +270,25 @@ def test_track_and_sweep_never_replace_a_users_own_pages(tmp_path):
     assert (mine / "status.md").read_text() == "my own status\n"
     assert (mine / "repros" / "notes" / "keep.txt").read_text() == "keep\n"
     assert not (tmp_path / "db.sqlite").exists()  # refused before any work
+
+
+def test_the_status_pages_keep_no_markup_from_a_row(tracked, tmp_path):
+    # status.md kept raw HTML and `javascript:` links from names and errors (a results database is data)
+    import copy
+
+    result = copy.deepcopy(tracked[0])
+    hostile = "<img src=x onerror=alert(1)>[see](javascript:alert(1)) `x` | y"
+    for row in result.rows:
+        row["model"] = "hf/" + hostile
+        row["error"] = hostile
+    result.history = "before ```\n</pre>" + hostile
+    page.write(result, str(tmp_path))
+    text = (tmp_path / "status.md").read_text()
+    head, rest = text.split("## History")
+    history, tables = rest.split("## Failure groups")
+    assert history.strip().startswith("````\n") and history.strip().endswith("\n````")  # outlasts the ``` inside
+    for outside in (head, tables):  # in the fenced history, text is text
+        assert not re.search(r"(?<!\\)<img", outside) and not re.search(r"(?<!\\)\]\(javascript:", outside)
+    assert "\\<img src=x onerror=alert(1)\\>\\[see\\](javascript:alert(1)) \\`x\\` \\| y" in tables
+    html = (tmp_path / "status.html").read_text()
+    assert "<img src=x" not in html and "&lt;img src=x" in html

@@ -11,6 +11,7 @@ import json
 import os
 from typing import Optional
 
+from ..io.markdown import md_cell
 from ..run.results import FURTHEST_STAGES
 
 
@@ -65,14 +66,11 @@ def _cells(e: dict) -> list:
 
 
 def markdown(table: list) -> str:
-    def esc(s):
-        return s.replace("|", "\\|").replace("\n", " ")
-
     failing = [e for e in table if e["variants_through"] < e["variants"]]
     lines = [f"{len(table)} ops; {len(table) - len(failing)} get every variant through, {len(failing)} do not "
              "(listed first).",
              "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(esc(c) for c in _cells(e)) + " |" for e in failing + [e for e in table
+    lines += ["| " + " | ".join(md_cell(c) for c in _cells(e)) + " |" for e in failing + [e for e in table
                                                                                        if e not in failing]]
     return "\n".join(lines) + "\n"
 

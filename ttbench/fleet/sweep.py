@@ -17,6 +17,7 @@ from .. import models
 from ..core import human_bytes
 from ..core import BadInput, FRONTENDS, ModelFailed
 from ..io.atomic import write_text_atomic
+from ..io.markdown import md_cell
 from ..proc.children import run_once, watch_parent
 from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
@@ -261,11 +262,8 @@ def _cells(row: dict) -> list:
 
 
 def markdown(rows: list) -> str:
-    def esc(s):
-        return s.replace("|", "\\|").replace("\n", " ")
-
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(esc(c) for c in _cells(r)) + " |" for r in rows]
+    lines += ["| " + " | ".join(md_cell(c) for c in _cells(r)) + " |" for r in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -8,6 +8,7 @@ from collections import OrderedDict
 
 from ...core import BadInput
 from ...io.atomic import write_text_atomic
+from ...io.markdown import md_cell
 
 
 def passed(path_row: dict) -> bool:
@@ -63,8 +64,8 @@ def markdown(rows: list, seconds: float = None, tt: bool = True, jobs: int = Non
              "| op | tests | pass (ttbench) | pass (bare route) | reach stablehlo | ttnn | first error |",
              "|---|---|---|---|---|---|---|"]
     for r in by_op(rows):
-        err = r["first_error"].replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {r['op']} | {r['tests']} | {r['passed']} | {r['bare_passed']} | {r['stablehlo']} | "
+        err = md_cell(r["first_error"])
+        lines.append(f"| {md_cell(r['op'])} | {r['tests']} | {r['passed']} | {r['bare_passed']} | {r['stablehlo']} | "
                      f"{r['ttnn'] if tt else '-'} | {err} |")
     return "\n".join(lines) + "\n"
 

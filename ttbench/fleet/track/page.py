@@ -9,6 +9,7 @@ from dataclasses import asdict
 
 from ...core import human_seconds
 from ...io.atomic import write_text_atomic
+from ...io.markdown import md_code_block, md_cell
 from ...render.track_page import html_page
 
 STAGE_PCC = ("stablehlo", "ttir", "ttnn")
@@ -91,17 +92,17 @@ def markdown(result) -> str:
         "",
         "| nodes | wall time |", "|---|---|"]
     lines += [f"| {n} | {human_seconds(s)} |" for n, s in result.projection()]
-    lines += ["", "## History", "", "```", result.history or "-", "```", "",
+    lines += ["", "## History", "", md_code_block(result.history or "-"), "",
               "## Failure groups", "",
               "| # | verdict | stage | op | jobs | message | reproduction |", "|---|---|---|---|---|---|---|"]
     for i, g in enumerate(result.groups):
         repro = f"[{g.repro}](repros/{g.repro})" if g.repro else "-"
         state = {True: "reproduces", False: "does not reproduce", None: ""}[g.reproduces]
-        lines.append(f"| {i + 1} | {g.verdict} | {g.stage} | {_esc(g.op) or '-'} | {len(g.jobs)} | "
-                     f"{_esc(g.example[:160])} | {repro} {state} |")
+        lines.append(f"| {i + 1} | {md_cell(g.verdict)} | {md_cell(g.stage)} | {md_cell(g.op) or '-'} | "
+                     f"{len(g.jobs)} | {md_cell(g.example[:160])} | {repro} {state} |")
     header, rows = architecture_table(model_rows(result), error_chars=120)
     lines += ["", "## Architectures", "", "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
-    lines += ["| " + " | ".join(_esc(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_cell(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -116,10 +117,6 @@ def architecture_table(models: list, error_chars: int) -> tuple:
              "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
                        for f in m["failures"])] for m in models]
     return header, rows
-
-
-def _esc(text: str) -> str:
-    return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
 # What `ttbench track --out` writes besides repros/, and how its status.json says so (cli: check_page_folder)
