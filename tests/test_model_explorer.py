@@ -281,3 +281,96 @@ def test_export_from_python_writes_the_explorer_files_too(zoo_bringup, tmp_path)
     assert len(graph["graphs"][0]["nodes"]) == len(b.stages["stablehlo"].ops)
     b.export(str(tmp_path / "plain"))
     assert not (tmp_path / "plain" / "explorer").exists()
+
+
+def _squatter():
+    """Another local process holding a port first: it answers everything with 200 and keeps every path asked."""
+    import http.server
+    import threading
+
+    seen: list = []
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, seen
+
+
+def _tree_cpu_seconds(root: int) -> float:
+    """CPU seconds used so far by `root`'s descendants (user + system)."""
+    stats = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            stats[int(pid)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+        except (OSError, IndexError, ValueError):
+            pass
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, (ppid, _) in stats.items() if ppid in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(stats[pid][1] for pid in tree - {root} if pid in stats) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_server_never_meets_a_port_squatter_and_idles_at_no_cpu(tmp_path, zoo_bringup):
+    # Another user bound the port first: Model Explorer's URL was printed before it had bound, the squatter got
+    # GET /s/SECRET/check_health and the frame showed its page. Model Explorer's own start-up loop polled "/" for a
+    # 200 that the guard never gives: half a core, forever.
+    out = tmp_path / "mlp"
+    done = subprocess.run([*TTBENCH, "bringup", "mlp", "--no-tt", "--out", str(out), "--explorer"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    squatter, seen = _squatter()
+    port = squatter.server_address[1]
+    try:
+        taken = subprocess.run([*TTBENCH, "explore", str(out), "--stage", "fx", "--port", str(port)],
+                               capture_output=True, text=True, timeout=120)
+        assert taken.returncode == 2 and taken.stderr.strip().splitlines() == [
+            f"ttbench: error: port {port} is taken by another process: give another port, or none (0: a free one)"]
+        b = zoo_bringup("mlp", frontend="onnx")
+        with pytest.raises(tb.BadInput, match=f"port {port} is taken by another process"):
+            b.stages["onnx"].netron(port=port)  # netron too: refused before its secret is sent anywhere
+        assert not any("/s/" in path for path in seen), seen
+    finally:
+        squatter.shutdown()
+    serving = subprocess.Popen([*TTBENCH, "explore", str(out), "--stage", "fx"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serving.stdout.readline().split(": ", 1)[1].strip()
+        port = urllib.parse.urlsplit(url).port
+        assert not any(f"\0{port}\0".encode() in b"\0" + line for line in _command_lines())
+        time.sleep(2)  # past start-up
+        before = _tree_cpu_seconds(serving.pid)
+        time.sleep(10)
+        assert _tree_cpu_seconds(serving.pid) - before < 0.1, "the idle server uses more than 1 % of a core"
+        assert urllib.request.urlopen(url, timeout=10).status == 200
+    finally:
+        serving.kill()
+        serving.wait()
+
+
+def test_whatever_answers_without_the_proof_is_never_sent_the_secret(monkeypatch):
+    # a launcher that names a port it does not hold (as Model Explorer's did, before binding): the one answering
+    # there cannot prove it is the process ttbench started, and is sent nothing but the identity question
+    from ttbench.proc.servers import start_server
+
+    squatter, seen = _squatter()
+    monkeypatch.setenv("SQUATTED_PORT", str(squatter.server_address[1]))
+    liar = 'import os, time\nprint("URL http://127.0.0.1:" + os.environ["SQUATTED_PORT"] + "/", flush=True)\ntime.sleep(60)'
+    try:
+        with pytest.raises(tb.ServiceFailed, match="is not the server ttbench started"):
+            start_server(liar, [], 0, "/check_health", "a planted server", timeout=20)
+    finally:
+        squatter.shutdown()
+    assert len(seen) == 1 and seen[0].startswith("/.ttbench-identity?n="), seen

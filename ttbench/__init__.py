@@ -6,7 +6,7 @@ torch-mlir or a server load on first use, so `ttbench --help`, `diff`, `history`
 import importlib
 
 from .core import VERSION as __version__
-from .core import ArgInfo, BadInput, CompilerFailure, InternalError, ModelFailed, Op, SourceLoc, Stage
+from .core import ArgInfo, BadInput, CompilerFailure, InternalError, ModelFailed, Op, ServiceFailed, SourceLoc, Stage
 from .diff import IRDiff, diff  # eager: the name `diff` would otherwise be shadowed by the submodule once imported
 from .render import views as _views  # fills core.VIEWS: how each record shows itself (no torch)
 from .run.devices import devices
@@ -22,6 +22,7 @@ _LAZY = {
 }
 
 __all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure",
+           "ServiceFailed",
            "ModelFailed", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff",
            "netron_stop", "explorer_stop", "explore", "save_html", "__version__"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import tempfile
 from typing import Optional
@@ -96,8 +97,6 @@ def check_page_folder(out: str, made_by: str, pages: tuple, keys: tuple, folders
 
 
 def _written_by(path: str, made_by: str, keys: tuple) -> bool:
-    import json
-
     if not os.path.isfile(path) or os.path.islink(path) or os.path.getsize(path) > 256 << 20:
         return False
     try:

@@ -16,6 +16,10 @@ import sys
 import urllib.parse
 
 SECRET_ENV = "TTBENCH_SERVER_SECRET"  # the secret comes in the environment: other users can read argv, not this
+PROOF_ENV = "TTBENCH_SERVER_PROOF"  # a second secret, never sent: the server proves with it that it is ttbench's
+PORT_ENV = "TTBENCH_SERVER_PORT"  # the port asked for (0: the server picks one), not in argv either
+PORT_TAKEN = "PORT TAKEN"  # what a launcher prints when the port asked for is another process's
+IDENTITY_PATH = "/.ttbench-identity"  # ?n=NONCE -> HMAC(proof, NONCE): answered without the secret
 CONTENT_POLICY = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
 # Run first in a served page. In JupyterLab the page sits in an IFrame of another site (localhost embeds
 # 127.0.0.1), and a browser that blocks third-party storage (Chrome incognito, Brave, "block third-party cookies")
@@ -31,8 +35,17 @@ LOOPBACK = {"127.0.0.1", "::1", "localhost", "::ffff:127.0.0.1"}
 REFUSED = "ttbench: refused an outbound connection"
 
 
+def requested_port() -> int:
+    return int(os.environ.pop(PORT_ENV, "0"))
+
+
+def identity(proof: str, nonce: str) -> str:
+    return hmac.new(proof.encode(), nonce.encode(), "sha256").hexdigest()
+
+
 class Guard:
     def __init__(self, port: int):
+        self.proof = os.environ.pop(PROOF_ENV)
         self.secret = os.environ.pop(SECRET_ENV)
         self.prefix = f"/s/{self.secret}"
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
@@ -45,6 +58,14 @@ class Guard:
     def strip(self, path: str) -> str:
         """The path without its /s/SECRET prefix (the caller checked under_secret)."""
         return "/" + (path.split("/", 3) + [""])[3]
+
+    def identity_answer(self, path: str, host: str):
+        """The proof for an identity request to this server (its Host), or None for any other request."""
+        split = urllib.parse.urlsplit(path)
+        if split.path != IDENTITY_PATH or host not in self.hosts:
+            return None
+        nonce = urllib.parse.parse_qs(split.query).get("n", [""])[0]
+        return identity(self.proof, nonce) if 16 <= len(nonce) <= 128 else None
 
     def allowed(self, host: str, origin, referer, path_had_secret: bool) -> bool:
         """Host and Origin are this server's, and the secret came in the path or in a Referer from this server."""

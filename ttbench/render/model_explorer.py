@@ -22,7 +22,7 @@ from ..analysis.findings import KINDS
 from ..core import BadInput
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
-from ..proc.servers import free_port, start_server
+from ..proc.servers import start_server
 from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
 from .graph import def_use_edges
@@ -166,13 +166,24 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it (a killed `ttbench explore`)
 watch_parent()
-from server_guard import CONTENT_POLICY, STORAGE_SHIM, Guard, no_network
+from server_guard import CONTENT_POLICY, PORT_TAKEN, STORAGE_SHIM, Guard, no_network, requested_port
 no_network()  # Model Explorer asks PyPI for updates at start, among others
 import os
+import socket
 import flask
 from model_explorer import server
 from model_explorer.config import ModelExplorerConfig
-graph_path, port, overlay_paths = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+from werkzeug.serving import make_server
+# The socket is bound before anything is said: no other process can hold the port the URL names.
+listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+try:
+    listener.bind(("127.0.0.1", requested_port()))
+except OSError as exc:
+    print(PORT_TAKEN, flush=True)
+    sys.exit(f"ttbench: Model Explorer cannot listen on that port: {exc}")
+listener.listen(64)
+port = listener.getsockname()[1]
+graph_path, overlay_paths = sys.argv[2], sys.argv[3:]
 guard = Guard(port)
 # What this server answers, besides server_guard's rules (the secret, Host, Origin): the page, its assets, the
 # graph and node data it was given (the web app reads overlay files by path: those files only). Every other API
@@ -188,6 +199,10 @@ class GuardedFlask(flask.Flask):
 
         def strip_secret(environ, start_response):
             path = environ.get("PATH_INFO", "")
+            proof = guard.identity_answer(f"{path}?{environ.get('QUERY_STRING', '')}", environ.get("HTTP_HOST"))
+            if proof is not None:
+                start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(proof)))])
+                return [proof.encode()]
             environ["ttbench.secret"] = guard.under_secret(path)
             if environ["ttbench.secret"]:
                 environ["PATH_INFO"] = guard.strip(path)
@@ -217,7 +232,12 @@ class GuardedFlask(flask.Flask):
             return response
 
 
+    def run(self, host=None, port=None, **kwargs):  # on the socket bound above
+        make_server("127.0.0.1", port, self, threaded=True, fd=listener.fileno()).serve_forever()
+
+
 flask.Flask = GuardedFlask  # this process is ttbench's own launcher: only Model Explorer's app is made here
+server._is_port_in_use = lambda host, port: False  # it is: by this process's own socket
 server._check_new_version = lambda *args, **kwargs: None  # would be refused anyway: not even tried
 config = ModelExplorerConfig()
 with open(graph_path) as f:
@@ -226,7 +246,9 @@ config.model_sources.append({"url": "graphs://ttbench/0"})
 for path in overlay_paths:
     config.add_node_data_from_path(path)
 print("URL", f"http://127.0.0.1:{port}{guard.prefix}/?data={config.to_url_param_value()}", flush=True)
-server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True)
+# skip_health_check: Model Explorer polls "/" until it answers 200, and the guard answers 403 without the secret:
+# the loop never ended (half a core, forever, and thousands of sockets); ttbench checks health itself
+server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True, skip_health_check=True)
 """
 
 
@@ -261,9 +283,7 @@ def saved_files(folder: str, stage: str) -> tuple:
 def serve_files(graph: str, overlay_paths: list, port: int = 0, height: int = 700,
                 timeout: float = 60.0) -> ServedFrame:
     _require_model_explorer()
-    port = port or free_port()
-    served = start_server(_LAUNCH, [graph, str(port), *overlay_paths], port, "/check_health", "Model Explorer",
-                          timeout)
+    served = start_server(_LAUNCH, [graph, *overlay_paths], port, "/check_health", "Model Explorer", timeout)
     server = ServedFrame("Model Explorer", served, height)
     _SERVERS.append(server)
     return server

@@ -6,11 +6,12 @@ anyone on the machine, and its page reports usage to Google Analytics."""
 from __future__ import annotations
 
 import os
+import socket
 
 from .. import optional
 from ..core import BadInput
 from ..proc.scratch import scratch_dir
-from ..proc.servers import free_port, start_server
+from ..proc.servers import start_server
 from .served_frame import ServedFrame
 
 _SERVED: list = []
@@ -19,13 +20,13 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from parent_watch import watch_parent  # gone with the process that started it
 watch_parent()
-from server_guard import CONTENT_POLICY, STORAGE_SHIM_JS, Guard, no_network
+from server_guard import CONTENT_POLICY, PORT_TAKEN, STORAGE_SHIM_JS, Guard, no_network, requested_port
 no_network()
 import logging
 import time
 import netron
 from netron import server
-model_path, port = sys.argv[2], int(sys.argv[3])
+model_path, port = sys.argv[2], requested_port()
 guard = Guard(port)
 Handler = server._HTTPRequestHandler
 serve_get = Handler.do_GET
@@ -33,6 +34,10 @@ send_headers = Handler.end_headers
 
 
 def guarded_get(self):
+    proof = guard.identity_answer(self.path, self.headers.get("Host"))
+    if proof is not None:
+        self._write(200, "text/plain", proof.encode())
+        return
     had_secret = guard.under_secret(self.path)
     if not guard.allowed(self.headers.get("Host"), self.headers.get("Origin"), self.headers.get("Referer"),
                          had_secret):
@@ -78,11 +83,21 @@ Handler.do_GET = guarded_get  # this process is ttbench's own launcher: only net
 Handler._write = write_with_shim
 Handler.end_headers = with_policy
 logging.basicConfig(level=logging.WARNING)  # netron logs each request at INFO otherwise
-netron.serve(model_path, None, address=("127.0.0.1", port), browse=False)
+try:
+    netron.serve(model_path, None, address=("127.0.0.1", port), browse=False)  # bound before the URL is printed
+except OSError as exc:
+    print(PORT_TAKEN, flush=True)
+    sys.exit(f"ttbench: netron cannot listen on that port: {exc}")
 print("URL", f"http://127.0.0.1:{port}{guard.prefix}/", flush=True)
 while True:
     time.sleep(3600)
 """
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def show(stage, port: int = 0, height: int = 600) -> ServedFrame:
@@ -96,9 +111,8 @@ def show(stage, port: int = 0, height: int = 600) -> ServedFrame:
     path = os.path.join(folder, "model.onnx")
     with open(path, "wb") as f:
         f.write(stage.module.SerializeToString())
-    port = port or free_port()
-    server = ServedFrame("netron", start_server(_LAUNCH, [path, str(port)], port, "/", "netron", folder=folder),
-                         height)
+    port = port or free_port()  # netron binds the port it is given, before its URL is printed
+    server = ServedFrame("netron", start_server(_LAUNCH, [path], port, "/", "netron", folder=folder), height)
     _SERVED.append(server)
     return server
 
