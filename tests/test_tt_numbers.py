@@ -305,6 +305,11 @@ HOSTILE_PROGRAMS = {  # what each did: a raw exception out of b.run, "a bug in t
                            'tensor<2xf32>'), "the compiled program faults: ttnn.full #0 at ? states shape 200000x200000"),
     "short blob": (_one_op('"ttnn.constant"() <{value = dense<"0x0000803F0000803F0000"> : tensor<2xf32>}> : () -> '
                            'tensor<2xf32>'), "the compiled program faults: ttnn.constant #0 at ? holds 10 bytes"),
+    "integer division by zero": (
+        _program('    %0 = "ttnn.constant"() <{value = dense<[4, 0]> : tensor<2xsi32>}> : () -> tensor<2xsi32>\n'
+                 '    %1 = "ttnn.divide"(%0, %0) : (tensor<2xsi32>, tensor<2xsi32>) -> tensor<2xsi32>\n'
+                 '    return %1 : tensor<2xsi32>', "", "tensor<2xsi32>"),
+        "the compiled program faults: ttnn.divide #1 at ? divides an integer by zero"),
     "long arange": (_one_op('"ttnn.arange"() <{start = 0 : i64, end = 1000000000000 : i64, step = 1 : i64}> : () -> '
                             'tensor<2xf32>'), "the compiled program faults: ttnn.arange #0 at ? states arange(0, "),
 }

@@ -82,10 +82,10 @@ class Context:
         except TextLimit as exc:  # a literal read as the op runs
             raise ProgramUnreadable(f"cannot read {op.name} #{op.op.index} at {op.op.location or '?'}: {exc}") \
                 from exc
-        except ZeroDivisionError as exc:  # torch's integer division by zero
-            raise ProgramFault(f"the program divides an integer by zero at {op.name} #{op.op.index} "
-                               f"at {op.op.location or '?'}") from exc
         except Exception as exc:
+            if isinstance(exc, ZeroDivisionError) or str(exc) == "ZeroDivisionError":  # torch's integer division
+                raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} divides an integer by "
+                                   f"zero") from exc
             raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'}: {type(exc).__name__}: "
                                  f"{str(exc)[:300]}") from exc
         if isinstance(out, InPlace):
