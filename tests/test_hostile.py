@@ -7,6 +7,7 @@ import sys
 import time
 
 import pytest
+import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ttbench as tb
@@ -575,3 +576,47 @@ def test_the_simulator_variable_takes_only_a_shared_library(tmp_path, monkeypatc
     assert not piece.available
     assert piece.hint.startswith(f"TTBENCH_TTSIM={path} is ") and ("no 64-bit ELF header" if kind == "text" else
                                                                   "names an interpreter") in piece.hint, piece.hint
+
+
+class StartsAProcess(torch.nn.Module):
+    """A forward that starts a process and leaves it running (a data loader, a logging daemon)."""
+
+    def __init__(self, tag):
+        super().__init__()
+        self.tag = tag
+
+    def forward(self, x):
+        subprocess.Popen(["sleep", "300"], env={**os.environ, "TTBENCH_TEST_TAG": self.tag})
+        return x * 2
+
+
+def _tagged(tag: str) -> dict:
+    """pid -> parent pid of the live processes started with this tag."""
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"TTBENCH_TEST_TAG={tag}".encode() not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{pid}/stat") as f:
+                found[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            pass
+    return found
+
+
+def test_what_a_models_forward_starts_in_ttbenchs_copies_ends_with_them():
+    # the golden and the input check run the model in forked copies: what it started there was left running,
+    # orphaned, after bringup returned
+    tag = f"{os.getpid()}-{time.time()}"
+    try:
+        b = tb.bringup(StartsAProcess(tag), (torch.randn(3),), tt=False, progress=False)
+        assert b.run("stablehlo").ok
+        time.sleep(0.5)
+        left = _tagged(tag)
+        # torch.export traces forward in this process: what that started is this process's own child, as if the
+        # user had called the model; nothing else may be left
+        assert set(left.values()) <= {os.getpid()}, left
+    finally:
+        for pid in _tagged(tag):
+            os.kill(pid, 9)

@@ -108,6 +108,10 @@ class Forked:
         self.pid = os.fork()
         if self.pid == 0:
             self._child()
+        try:
+            os.setpgid(self.pid, self.pid)  # a group of its own (also set in the child: whichever runs first)
+        except OSError:
+            pass  # the child already made it, or already ended
 
     def _child(self) -> None:
         """Run, write, leave without running the parent's exit handlers."""
@@ -115,6 +119,7 @@ class Forked:
 
         code = 1
         try:
+            os.setpgid(0, 0)  # what the user's code starts stays in this group, which the parent ends with us
             if sys.platform.startswith("linux"):  # the forking thread waits for us in result(): it outlives us
 
                 ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -156,10 +161,20 @@ class Forked:
             with open(self.out, "rb") as f:
                 kind, value = pickle.load(f)  # written by our own child, above
         finally:
+            self._end_group()
             shutil.rmtree(self.tmp, ignore_errors=True)
         if kind == "raised":
             raise value
         return value
+
+
+    def _end_group(self) -> None:
+        """Stop whatever the user's code started in the copy and left running (a model whose forward forks): the
+        copy's process group goes with it."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # nothing left in the group
 
 
 def call_in_fork(fn, timeout: float, what: str):
