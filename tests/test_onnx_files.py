@@ -1,5 +1,8 @@
 """ONNX files as users have them (issue 15): old opsets, no value_info, weights listed as graph inputs, quoted
 graph names. Built here with onnx's own helpers (nothing committed), brought up and run against the golden."""
+import subprocess
+import sys
+
 import numpy as np
 import onnx
 import pytest
@@ -175,3 +178,23 @@ def test_an_onnx_bringup_prints_no_exporter_noise(capfd, caplog):
     for noise in ("torchvision", "Evaluation failed"):
         assert noise not in err and noise not in caplog.text
     assert [list(logger.filters) for logger in loggers] == filters  # only for the export: loggers left as they were
+
+
+def test_an_onnx_file_past_the_node_limit_is_refused_before_any_work_with_its_cost(tmp_path, monkeypatch):
+    # a 1e6-node file ran into the 900 s pass deadline with no word before
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("Neg", [f"v{i}"], [f"v{i + 1}"]) for i in range(1500)]
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("v0", TensorProto.FLOAT, [2])],
+                              [helper.make_tensor_value_info("v1500", TensorProto.FLOAT, [2])])
+    path = tmp_path / "chain.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    monkeypatch.setenv("TTBENCH_MAX_ONNX_NODES", "1000")
+    done = subprocess.run([sys.executable, "-m", "ttbench.cli", "bringup", str(path), "--no-tt"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"ttbench: error: {path} has 1,500 nodes, past the 1,000 ttbench takes (at least 0 min to StableHLO "
+        "alone, at the rate of element-wise nodes here): cut the graph, or set TTBENCH_MAX_ONNX_NODES=1500 to go "
+        "on anyway"], done.stderr
+    monkeypatch.setenv("TTBENCH_MAX_ONNX_NODES", "1500")
+    assert tb.bringup(str(path), tt=False, progress=False).ok
