@@ -111,3 +111,25 @@ def test_a_stored_rows_hostile_contents_are_one_line_each(tmp_path):
         "start a new one"], err
     code, out, err = _cli("history", "--db", str(path), "--before", "7")  # was wrapped as "holds a row ..."
     assert code == 2 and "holds a row" not in err and "7" in err, err
+
+
+def _two_runs(path, first: dict, second: dict):
+    db = results_db.connect(str(path))
+    for row in (first, second):
+        run = results_db.start_run(db, "track", None)
+        results_db.add_job(db, run, {**ROW, **row})
+        results_db.finish_run(db, run)
+    db.close()
+
+
+def test_an_incorrect_tt_result_is_failing_in_the_history(tmp_path):
+    # the history read only the CPU run and the failed stage: a job whose TT program stopped matching PyTorch read
+    # as unchanged, and one that went from an error to an incorrect result as "newly passing"
+    wrong = {"status": "incorrect result", "run_ok": True, "furthest": "ttnn"}
+    _two_runs(tmp_path / "a.sqlite", {"furthest": "ttnn"}, wrong)
+    code, out, _ = _cli("history", "--db", str(tmp_path / "a.sqlite"))
+    assert code == 1 and "REGRESSION: mlp/export/args: newly failing: incorrect result" in out, out
+    _two_runs(tmp_path / "b.sqlite", {"run_ok": False, "error": "5 outputs, the golden has 1", "furthest": "ttnn"},
+              wrong)
+    code, out, _ = _cli("history", "--db", str(tmp_path / "b.sqlite"))
+    assert "newly passing" not in out and code == 0, out

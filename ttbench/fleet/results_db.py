@@ -49,6 +49,9 @@ MIN_SLOWER_S = 5.0
 PCC_DROP = 1e-4
 
 
+INCORRECT = "incorrect result"  # a job's status when a TT program runs and does not match PyTorch
+
+
 def default_path(out: Optional[str] = None) -> str:
     """Beside the sweep's output when it has one; else in ttbench's cache folder (one history per user)."""
     if out:
@@ -238,11 +241,13 @@ def resolve_run(db: sqlite3.Connection, ref: str) -> int:
 
 def _jobs(db, run_id: int) -> dict:
     out = {}
-    for model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds in db.execute(
-            "SELECT model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds FROM jobs "
+    for model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds, status in db.execute(
+            "SELECT model, frontend, params, furthest, failed_stage, run_ok, error, pcc, seconds, status FROM jobs "
             "WHERE run_id = ? ORDER BY id", (run_id,)):
-        out[(model, frontend, params)] = {"furthest": furthest, "failed": failed_stage is not None or run_ok == 0,
-                                          "error": error, "pcc": pcc, "seconds": seconds}
+        wrong = status == INCORRECT  # a TT program that runs and does not match: failing, whatever the CPU run says
+        out[(model, frontend, params)] = {"furthest": furthest, "error": error or (status if wrong else None),
+                                          "failed": failed_stage is not None or run_ok == 0 or wrong,
+                                          "pcc": pcc, "seconds": seconds}
     return out
 
 

@@ -170,7 +170,7 @@ def classify(row: dict, known: dict) -> str:
     return "new failure" if failed else "pass"
 
 
-INCORRECT = "incorrect result"
+INCORRECT = results_db.INCORRECT
 
 
 def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True, run: bool = True,
