@@ -1,21 +1,22 @@
 """hf/afmoe (transformers, random weights) through torch.export and torch-mlir.
 Needs only the upstream packages: torch, torch-mlir, transformers.
-Taken with torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3.
-Expected to fail at "stablehlo" with:
-    stablehlo: failed to legalize operation 'torch.operator' (torch.aten.histc) that was explicitly marked illegal (at moe.py:634)
-  in the pass pipeline 'Lowering TorchFX IR -> Torch Backend IR'
+Expected to fail at EXPECTED_STAGE with EXPECTED_ERROR; TAKEN_WITH names the versions it was made with.
 """
 import torch
 import transformers
 from torch_mlir import fx
 from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
+EXPECTED_STAGE = 'stablehlo'
+EXPECTED_ERROR = "stablehlo: failed to legalize operation 'torch.operator' (torch.aten.histc) that was explicitly marked illegal (at moe.py:634)\n  in the pass pipeline 'Lowering TorchFX IR -> Torch Backend IR'"
+TAKEN_WITH = 'torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3'
+
 
 def step(name):
     print("stage", name, flush=True)
 
 # The default config made small: these attributes set on it (per sub-config), as ttbench's zoo does.
-CHANGES = {'head_dim': 16, 'hidden_size': 64, 'intermediate_size': 128, 'moe_intermediate_size': 128, 'num_attention_heads': 4, 'num_experts': 4, 'num_experts_per_tok': 2, 'num_hidden_layers': 2, 'num_key_value_heads': 4, 'use_cache': False}
+CHANGES = {'head_dim': 16, 'hidden_size': 64, 'intermediate_size': 128, 'layer_types': ['sliding_attention', 'full_attention'], 'moe_intermediate_size': 128, 'num_attention_heads': 4, 'num_experts': 4, 'num_experts_per_tok': 2, 'num_hidden_layers': 2, 'num_key_value_heads': 4, 'use_cache': False}
 
 
 class ByPosition(torch.nn.Module):
@@ -27,8 +28,15 @@ class ByPosition(torch.nn.Module):
 
     def forward(self, *tensors):
         out = self.model(**dict(zip(self.names, tensors)))
-        values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
-        return tuple(v for v in values if isinstance(v, torch.Tensor))
+        return tuple(tensors_in(out.to_tuple() if hasattr(out, "to_tuple") else out))
+
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)
 
 
 def shrink(config, changes):

@@ -1,14 +1,15 @@
 """hf/flaubert (transformers, random weights) through torch.export and torch-mlir.
 Needs only the upstream packages: torch, torch-mlir, transformers.
-Taken with torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3.
-Expected to fail at "stablehlo" with:
-    stablehlo: failed to legalize operation 'torch.runtime.assert' that was explicitly marked illegal: "torch.runtime.assert"(%43) <{message = "Runtime assertion failed for expression u0 <= 16 on node 'le_2'"}> : (!torch.bool) -> () (at modeling_flaubert.py:825)
-  in the pass pipeline 'Lowering Torch Backend IR -> StableHLO'
+Expected to fail at EXPECTED_STAGE with EXPECTED_ERROR; TAKEN_WITH names the versions it was made with.
 """
 import torch
 import transformers
 from torch_mlir import fx
 from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+EXPECTED_STAGE = 'stablehlo'
+EXPECTED_ERROR = 'stablehlo: failed to legalize operation \'torch.runtime.assert\' that was explicitly marked illegal: "torch.runtime.assert"(%43) <{message = "Runtime assertion failed for expression u0 <= 16 on node \'le_2\'"}> : (!torch.bool) -> () (at modeling_flaubert.py:825)\n  in the pass pipeline \'Lowering Torch Backend IR -> StableHLO\''
+TAKEN_WITH = 'torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3'
 
 
 def step(name):
@@ -27,8 +28,15 @@ class ByPosition(torch.nn.Module):
 
     def forward(self, *tensors):
         out = self.model(**dict(zip(self.names, tensors)))
-        values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
-        return tuple(v for v in values if isinstance(v, torch.Tensor))
+        return tuple(tensors_in(out.to_tuple() if hasattr(out, "to_tuple") else out))
+
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)
 
 
 def shrink(config, changes):

@@ -1,18 +1,20 @@
 """hf/afmoe (transformers, random weights) through the ONNX exporter and torch-mlir.
 Needs only the upstream packages: torch, torch-mlir, transformers, onnx, onnxscript.
-Taken with torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3.
-Expected to fail at "onnx" with:
-    onnx: torch.onnx.export failed: DispatchError: No ONNX function found for <OpOverload(op='transformers.grouped_mm_fallback', overload='default')>. Failure message: No decompositions registered for the real-valued input
+Expected to fail at EXPECTED_STAGE with EXPECTED_ERROR; TAKEN_WITH names the versions it was made with.
 """
 import torch
 import transformers
+
+EXPECTED_STAGE = 'onnx'
+EXPECTED_ERROR = "onnx: torch.onnx.export failed: DispatchError: No ONNX function found for <OpOverload(op='transformers.grouped_mm_fallback', overload='default')>. Failure message: No decompositions registered for the real-valued input"
+TAKEN_WITH = 'torch 2.13.0+cpu, torch-mlir 20261001, transformers 5.24.0, jax 0.10.2, tt-plugin jax-tt-plugin 0.1.3'
 
 
 def step(name):
     print("stage", name, flush=True)
 
 # The default config made small: these attributes set on it (per sub-config), as ttbench's zoo does.
-CHANGES = {'head_dim': 16, 'hidden_size': 64, 'intermediate_size': 128, 'moe_intermediate_size': 128, 'num_attention_heads': 4, 'num_experts': 4, 'num_experts_per_tok': 2, 'num_hidden_layers': 2, 'num_key_value_heads': 4, 'use_cache': False}
+CHANGES = {'head_dim': 16, 'hidden_size': 64, 'intermediate_size': 128, 'layer_types': ['sliding_attention', 'full_attention'], 'moe_intermediate_size': 128, 'num_attention_heads': 4, 'num_experts': 4, 'num_experts_per_tok': 2, 'num_hidden_layers': 2, 'num_key_value_heads': 4, 'use_cache': False}
 
 
 class ByPosition(torch.nn.Module):
@@ -24,8 +26,15 @@ class ByPosition(torch.nn.Module):
 
     def forward(self, *tensors):
         out = self.model(**dict(zip(self.names, tensors)))
-        values = out.to_tuple() if hasattr(out, "to_tuple") else (out if isinstance(out, tuple) else (out,))
-        return tuple(v for v in values if isinstance(v, torch.Tensor))
+        return tuple(tensors_in(out.to_tuple() if hasattr(out, "to_tuple") else out))
+
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)
 
 
 def shrink(config, changes):

@@ -1,0 +1,1 @@
+%117 = "ttir.dot_general"(%116, %115) <{batch_dims_lhs = array<i64>, batch_dims_rhs = array<i64>, contract_dims_lhs = array<i64: 1>, contract_dims_rhs = array<i64: 0>}> : (tensor<15x64xf32>, tensor<64x4096xf32>) -> tensor<15x4096xf32>

@@ -1,0 +1,1 @@
+%572 = "ttnn.add"(%571, %42) <{activations = [], input_tensor_a_activations = [], input_tensor_b_activations = []}> : (tensor<1x32x1x1xf32, #ttnn_layout102>, tensor<1x1x1x1xf32, #ttnn_layout124>) -> tensor<1x32x1x1xf32, #ttnn_layout102>
