@@ -310,6 +310,10 @@ HOSTILE_PROGRAMS = {  # what each did: a raw exception out of b.run, "a bug in t
                  '    %1 = "ttnn.divide"(%0, %0) : (tensor<2xsi32>, tensor<2xsi32>) -> tensor<2xsi32>\n'
                  '    return %1 : tensor<2xsi32>', "", "tensor<2xsi32>"),
         "the compiled program faults: ttnn.divide #1 at ? divides an integer by zero"),
+    "huge repeat": (
+        _program('    %0 = "ttnn.repeat"(%arg0) <{repeat_dims = #ttnn.shape<100000x100000>}> : (tensor<1x2xf32>) -> '
+                 'tensor<1x2xf32>\n    return %0 : tensor<1x2xf32>', "%arg0: tensor<1x2xf32>", "tensor<1x2xf32>"),
+        "the compiled program faults: ttnn.repeat #0 at ? states a repeat to 100000x200000 for a result of 1x2xf32"),
     "long arange": (_one_op('"ttnn.arange"() <{start = 0 : i64, end = 1000000000000 : i64, step = 1 : i64}> : () -> '
                             'tensor<2xf32>'), "the compiled program faults: ttnn.arange #0 at ? states arange(0, "),
 }
@@ -319,7 +323,7 @@ HOSTILE_PROGRAMS = {  # what each did: a raw exception out of b.run, "a bug in t
 def test_a_hostile_program_is_refused_in_one_line_without_allocating_it(case):
     text, message = HOSTILE_PROGRAMS[case]
     with pytest.raises(NotInterpreted) as caught:
-        interpret_text("ttnn", text, [])
+        interpret_text("ttnn", text, [torch.ones(1, 2)] if "%arg0" in text else [])
     assert str(caught.value).startswith(message) and not caught.value.internal, str(caught.value)
     assert "\n" not in str(caught.value)
 

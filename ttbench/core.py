@@ -89,20 +89,26 @@ class BadInput(ValueError):
     """Input the user must fix (unknown model, unreadable file, wrong inputs). The CLI exits 2 on it."""
 
 
+def seconds_from(text: str) -> Optional[float]:
+    """`text` as a finite number of seconds above zero, or None (nan, inf, 0, words)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0 < value < float("inf") else None
+
+
 def env_seconds(name: str, default: float) -> float:
     """A deadline from the environment: a finite number of seconds above zero, else the default, said in one line
     on stderr (a bad value must neither stop `import ttbench` nor, as `nan` did, switch the deadline off)."""
     text = os.environ.get(name)
     if text is None:
         return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if value > 0 and value != float("inf"):
-        return value
-    print(f"ttbench: {name}={text[:40]!r} is not a number of seconds above zero; using {default:g}", file=sys.stderr)
-    return default
+    value = seconds_from(text)
+    if value is None:
+        print(f"ttbench: {name}={text[:40]!r} is not a number of seconds above zero; using {default:g}",
+              file=sys.stderr)
+    return default if value is None else value
 
 
 # How long the user's model may run eagerly (the input check, the golden) before ttbench calls it hung.

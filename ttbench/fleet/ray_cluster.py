@@ -34,7 +34,7 @@ import threading
 import time
 from typing import Callable, Optional
 
-from ..core import BadInput, ServiceFailed
+from ..core import BadInput, ServiceFailed, seconds_from
 from ..optional import ray as ray_piece
 from ..proc.children import kill_group, run_once, start
 from ..proc.scratch import remove_orphans, temp_dir
@@ -52,11 +52,8 @@ def start_timeout() -> float:
     text = os.environ.get(START_TIMEOUT_ENV)
     if text is None:
         return START_TIMEOUT_S
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
+    value = seconds_from(text)
+    if value is None:
         raise BadInput(f"{START_TIMEOUT_ENV}={text!r} is not a number of seconds above 0")
     return value
 

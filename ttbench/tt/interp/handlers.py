@@ -401,17 +401,30 @@ def _transpose(ctx, op, args):
 @handles("ttir.broadcast", attributes=("broadcast_dimensions",),
          reference="TTIR broadcast: broadcast_dimensions are repeat factors per dimension (1 keeps it)")
 def _broadcast(ctx, op, args):
-    return args[0].repeat(_attr(op, "broadcast_dimensions"))
+    factors = _attr(op, "broadcast_dimensions")
+    _allocating(op, _times(args[0].shape, factors), "a repeat to")
+    return args[0].repeat(factors)
 
 
 @handles("ttnn.repeat", attributes=("repeat_dims",), reference="ttnn.repeat(x, repeat_dims)")
 def _repeat(ctx, op, args):
-    return args[0].repeat(_shape_attr(op, "repeat_dims"))
+    factors = _shape_attr(op, "repeat_dims")
+    _allocating(op, _times(args[0].shape, factors), "a repeat to")
+    return args[0].repeat(factors)
+
+
+def _times(shape, factors) -> tuple:
+    """The shape `x.repeat(factors)` makes (leading factors add dimensions)."""
+    return tuple(int(d) * int(f) for d, f in zip((1,) * max(0, len(factors) - len(shape)) + tuple(shape), factors))
 
 
 @handles("ttnn.repeat_interleave", "ttir.repeat_interleave", attributes=("repeats", "dim"),
          reference="ttnn.repeat_interleave(x, repeats, dim): each slice along dim repeated `repeats` times in place")
 def _repeat_interleave(ctx, op, args):
+    shape = list(args[0].shape)
+    if shape:
+        shape[_attr(op, "dim")] *= int(_attr(op, "repeats"))
+    _allocating(op, shape, "a repeat to")
     return torch.repeat_interleave(args[0], _attr(op, "repeats"), dim=_attr(op, "dim"))
 
 
@@ -439,6 +452,7 @@ def _pad(ctx, op, args):
     pairs = _attr(op, "padding")
     if len(pairs) != 2 * x.dim():
         raise Unsupported(op.op, f"padding of {len(pairs)} values for rank {x.dim()}")
+    _allocating(op, [x.shape[d] + pairs[2 * d] + pairs[2 * d + 1] for d in range(x.dim())], "a padding to")
     torch_pad = []
     for d in reversed(range(x.dim())):  # torch wants the last dimension first
         torch_pad.extend([pairs[2 * d], pairs[2 * d + 1]])
@@ -514,8 +528,9 @@ _SCATTER_REDUCE = {"sum": "sum", "prod": "prod", "max": "amax", "min": "amin"}
 
 @handles("ttir.rows_scatter", "ttnn.rows_scatter", attributes=("column", "reduce", "sizes", "windows"),
          reference="tt-mlir's scatter, the inverse of rows_gather: input viewed as [prod(sizes), rest] rows, "
-                   "updates as [N, rest]; row i of the updates goes to the row its K index components address; "
-                   "reduce sum/prod/max/min combines it with what is there, reduce `invalid` (none) replaces it")
+                   "updates as [N, rest]; row i of the updates goes to the row its K index components address "
+                   "(column=true: single elements of the trailing grid, over every leading row); reduce "
+                   "sum/prod/max/min combines it with what is there, reduce `invalid` (none) replaces it")
 def _rows_scatter(ctx, op, args):
     data, indices, updates = args
     sizes = _attr(op, "sizes")
