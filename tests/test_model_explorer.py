@@ -374,3 +374,20 @@ def test_whatever_answers_without_the_proof_is_never_sent_the_secret(monkeypatch
     finally:
         squatter.shutdown()
     assert len(seen) == 1 and seen[0].startswith("/.ttbench-identity?n="), seen
+
+
+def test_requests_to_a_started_server_never_go_through_a_proxy(monkeypatch):
+    # urllib honours http_proxy: the identity question and the health check (with the launch secret) went to the
+    # proxy, not to 127.0.0.1
+    from ttbench.proc.servers import start_server
+
+    proxy, seen = _squatter()
+    monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.server_address[1]}")
+    monkeypatch.setenv("no_proxy", "")
+    gone = 'import time\nprint("URL http://127.0.0.1:9/", flush=True)\ntime.sleep(1)'  # nothing listens on 9
+    try:
+        with pytest.raises(tb.ServiceFailed):
+            start_server(gone, [], 0, "/check_health", "a planted server", timeout=20)
+    finally:
+        proxy.shutdown()
+    assert seen == []

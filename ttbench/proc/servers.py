@@ -22,6 +22,11 @@ from .children import kill_group, start
 from .scratch import scratch_dir
 
 
+# Requests to the server ttbench started go straight to it: an http_proxy in the environment would otherwise
+# receive them, the launch secret included.
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 class ServerProcess:
     """A launched server: `url` (with its secret), `stop()`, `refused()` (outbound connections it was refused)."""
 
@@ -78,7 +83,7 @@ def start_server(launcher: str, args: list, port: int, health: str, what: str, t
     check = f"http://127.0.0.1:{port}/s/{secret}{health}"
     while True:
         try:
-            urllib.request.urlopen(check, timeout=2).read()
+            _LOCAL.open(check, timeout=2).read()
             break
         except OSError:
             if time.monotonic() > deadline:
@@ -94,8 +99,7 @@ def _prove(process, port: int, proof: str, deadline: float, what: str, log_path:
     nonce = secrets.token_hex(16)
     while True:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{server_guard.IDENTITY_PATH}?n={nonce}",
-                                        timeout=2) as reply:
+            with _LOCAL.open(f"http://127.0.0.1:{port}{server_guard.IDENTITY_PATH}?n={nonce}", timeout=2) as reply:
                 answer = reply.read(200).decode("ascii", "replace")
             if hmac.compare_digest(answer, server_guard.identity(proof, nonce)):
                 return
