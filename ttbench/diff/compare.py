@@ -40,7 +40,7 @@ class StageDiff:
     histogram: dict = field(default_factory=dict)  # op name -> (before, after) where counts differ
     budget: dict = field(default_factory=dict)  # summary column -> (before, after) where it differs
     constants: list = field(default_factory=list)  # {"line", "changed", "removed", "added", "small"}
-    fills: Optional[dict] = None  # fills and scalars that differ, location aside: {"removed", "added", "differs"}
+    fills: list = field(default_factory=list)  # fills and scalars whose value changed: {"op", "from", "to", "count"}
     unified: list[str] = field(default_factory=list)  # unified diff lines of the normalised IR
 
     @property
@@ -122,22 +122,18 @@ def _compare_ops(a_ops: list, b_ops: list) -> tuple:
     return changes, moved, histogram
 
 
-def _compare_fills(a_ops: list, b_ops: list) -> Optional[dict]:
+def _compare_fills(a_ops: list, b_ops: list) -> list:
     """Fills and scalars (ttnn.full, torch.constant.float, ...) state values of the program but no source line of
     their own (the compiler shares one among its users and gives it any of their lines), so they are compared as a
-    whole, location aside: `{"removed", "added", "differs"}` like an op change, None when they agree."""
+    whole, location aside: each of one kind whose value changed (`_differs`' rows). One only added or removed goes
+    with the ops that use it, which the per-line comparison reports."""
     def fills(ops):
         return [o for o in ops if states_a_value(o.name) and not needs_location(o.name) and not is_constant_op(o.name)]
 
     a_fills, b_fills = fills(a_ops), fills(b_ops)
     removed = Counter(o.signature for o in a_fills) - Counter(o.signature for o in b_fills)
     added = Counter(o.signature for o in b_fills) - Counter(o.signature for o in a_fills)
-    if not removed and not added:
-        return None
-    name_of = {o.signature: o.name for o in a_fills + b_fills}
-    return {"removed": dict(Counter(name_of[s] for s in removed.elements())),
-            "added": dict(Counter(name_of[s] for s in added.elements())),
-            "differs": _differs(removed, added, name_of)}
+    return _differs(removed, added, {o.signature: o.name for o in a_fills + b_fills})
 
 
 def _differs(removed: Counter, added: Counter, name_of: dict) -> list:

@@ -84,14 +84,9 @@ def summary_lines(d) -> list:
             if len(c.get("differs", [])) > CONSTANTS_SHOWN:
                 lines.append(f"  ... {len(c['differs']) - CONSTANTS_SHOWN} more changed ops at {c['line']} "
                              "(--unified shows them)")
-        if s.fills:
-            f = s.fills
-            if f["removed"] != f["added"]:
-                lines.append(f"  fills and scalars (no line of their own): {_fmt_counts(f['removed'])} became "
-                             f"{_fmt_counts(f['added'])}")
-            for x in f["differs"][:CONSTANTS_SHOWN]:
-                times = f"{x['count']}× " if x["count"] > 1 else ""
-                lines.append(f"  fill: {times}{x['op']} changed: {x['from'] or '(nothing)'} -> {x['to'] or '(nothing)'}")
+        for x in s.fills[:CONSTANTS_SHOWN]:
+            times = f"{x['count']}× " if x["count"] > 1 else ""
+            lines.append(f"  fill: {times}{x['op']} changed: {x['from'] or '(nothing)'} -> {x['to'] or '(nothing)'}")
         for m in s.moved:
             lines.append(f"  location: {m['count']}× {m['op']} moved {m['from']} -> {m['to']}")
         for c in s.constants:
