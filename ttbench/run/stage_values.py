@@ -20,8 +20,8 @@ from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerDied, shared_client
 from ..stages.mlir_stage import clone_module, full_text
-from ..tt.interp import PRODUCER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
-from ..tt.program import ProgramError, parse_program
+from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
+from ..tt.program import parse_program
 from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
 
 VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
@@ -73,7 +73,7 @@ def _interpret_recorded(b, stage: str, precision: str = "ir", inputs_of=frozense
         program = parse_program(stage, b.stages[stage].full_text())
         return program, interpret(program, list(b.argument_values), precision=precision, record=True,
                                   inputs_of=inputs_of)
-    except (Unsupported, ProgramFault, InterpreterBug, ProgramError) as exc:
+    except NOT_INTERPRETED as exc:
         raise NotRun(str(why_not(exc))) from exc
 
 

@@ -4,8 +4,8 @@ registry.py is the table of handlers and the ways a run refuses; handlers.py hol
 walks the program (const-eval through `ttcore.load_cached`, element types as the IR says, results recorded per
 op). `HANDLERS` is the registry: `known_ops()` lists it.
 """
-from .engine import (PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret, interpret_text, refusal,
-                     why_not)
+from .engine import (NOT_INTERPRETED, PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret,
+                     interpret_text, refusal, why_not)
 from .handlers import ACTIVATION_READINGS, ACTIVATIONS, READINGS  # importing handlers registers every handler
 from .handlers import constant_value
 from .registry import (ATTRIBUTE_FIELDS, HANDLERS, KERNEL_PRECISION_FIELDS, InterpreterBug, ProgramFault, Unsupported,
@@ -20,4 +20,4 @@ def known_ops() -> dict:
 __all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported",
            "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS", "known_ops", "unsupported_reason", "READINGS",
            "ACTIVATION_READINGS", "ACTIVATIONS", "ATTRIBUTE_FIELDS", "KERNEL_PRECISION_FIELDS", "field_decision",
-           "constant_value", "ProgramFault", "why_not"]
+           "constant_value", "ProgramFault", "why_not", "NOT_INTERPRETED"]

@@ -227,6 +227,11 @@ class NotInterpreted(Exception):
         self.internal = internal
 
 
+# Every way a program's run can end without values: what the interpreter does not know, the program's own fault,
+# a text past what ttbench reads, ttbench's bug. why_not() words each.
+NOT_INTERPRETED = (Unsupported, ProgramFault, InterpreterBug, ProgramError)
+
+
 def why_not(exc: Exception) -> NotInterpreted:
     """The one wording of why a program was not (or not wholly) interpreted: what the interpreter does not know,
     the program's own fault, or ttbench's bug (internal)."""
@@ -255,5 +260,5 @@ def interpret_text(stage: str, text: str, arguments: list, precision: str = "ir"
     try:
         return interpret(parse_program(stage, text), arguments, precision=precision, record=record,
                          inputs_of=inputs_of)
-    except (Unsupported, ProgramFault, InterpreterBug, ProgramError) as exc:
+    except NOT_INTERPRETED as exc:
         raise why_not(exc) from exc
