@@ -17,7 +17,8 @@ from ...core import REPORT_BUGS
 from ...ir.attributes import TextLimit
 from ..program import Function, Program, ProgramError, ProgramOp, ProgramUnreadable, TensorType, parse_program
 from .handlers import READINGS
-from .registry import HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, torch_dtype, unsupported_reason
+from .registry import (HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, op_place, torch_dtype,
+                       unsupported_reason)
 
 PRODUCER = "ttbench's interpreter of the compiler's program (CPU, torch): checks what the compiler emitted, not the " \
            "chip's kernels or math fidelity"
@@ -80,13 +81,13 @@ class Context:
         except (Unsupported, InterpreterBug, ProgramFault):
             raise
         except TextLimit as exc:  # a literal read as the op runs
-            raise ProgramUnreadable(f"cannot read {op.name} #{op.op.index} at {op.op.location or '?'}: {exc}") \
+            raise ProgramUnreadable(f"cannot read {op_place(op)}: {exc}") \
                 from exc
         except Exception as exc:
             if isinstance(exc, ZeroDivisionError) or str(exc) == "ZeroDivisionError":  # torch's integer division
-                raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} divides an integer by "
+                raise ProgramFault(f"{op_place(op)} divides an integer by "
                                    f"zero") from exc
-            raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'}: {type(exc).__name__}: "
+            raise InterpreterBug(f"{op_place(op)}: {type(exc).__name__}: "
                                  f"{str(exc)[:300]}") from exc
         if isinstance(out, InPlace):
             if op.results:
@@ -118,7 +119,7 @@ class Context:
         if not isinstance(value, torch.Tensor):
             raise InterpreterBug(f"{op.name} #{op.op.index} gave no tensor for a {t} result")
         if value.shape != t.shape:
-            raise InterpreterBug(f"{op.name} #{op.op.index} at {op.op.location or '?'} computed shape "
+            raise InterpreterBug(f"{op_place(op)} computed shape "
                                  f"{tuple(value.shape)}, the IR says {t}")
         if value.dtype != dtype:
             value = value.to(dtype)

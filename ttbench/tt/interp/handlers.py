@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from ...ir.attributes import Dense, Opaque, decode_number, plain
 from ...ir.walk import np_dtype
 from ..program import parse_type
-from .registry import InPlace, InterpreterBug, ProgramFault, Unsupported, handles, torch_dtype
+from .registry import InPlace, InterpreterBug, ProgramFault, Unsupported, handles, op_place, torch_dtype
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
 
@@ -48,7 +48,7 @@ def _allocating(op, shape, what: str = "shape") -> tuple:
     user's kernel)."""
     want = _result_shape(op)
     if math.prod(shape) != math.prod(want):
-        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states {what} "
+        raise ProgramFault(f"{op_place(op)} states {what} "
                            f"{'x'.join(map(str, shape)) or 'scalar'} for a result of {op.result_types[0]}")
     return tuple(shape)
 
@@ -285,7 +285,7 @@ def _arange(ctx, op, args):
     if dim is None:
         raise Unsupported(op.op, "an arange of rank > 1 without arange_dimension")
     if not step or max(0, math.ceil((end - start) / step)) != shape[dim]:
-        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states arange({start}, {end}, "
+        raise ProgramFault(f"{op_place(op)} states arange({start}, {end}, "
                            f"{step}) for a result of {op.result_types[0]}")
     values = torch.arange(start, end, step, dtype=torch.float64)
     view = [1] * len(shape)
@@ -307,7 +307,7 @@ def _dense_value(program, op, value: Dense):
         count = math.prod(t.shape)
         width = 1 if t.element == "i1" else np.dtype(np_dtype(t.element)).itemsize
         if len(body) - 4 > 2 * max(count * width, 1):  # checked before the text becomes bytes
-            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} holds {(len(body) - 4) // 2} "
+            raise ProgramFault(f"{op_place(op)} holds {(len(body) - 4) // 2} "
                                f"bytes for a constant of {t}")
         raw = bytes.fromhex(body[3:-1])
         if t.element == "i1" and count > 1 and len(raw) == (count + 7) // 8 != count:
@@ -315,7 +315,7 @@ def _dense_value(program, op, value: Dense):
             bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[:count]
             return torch.from_numpy(bits.astype(bool)).reshape(t.shape)
         if len(raw) not in (width, count * width):  # one element (a splat) or all of them
-            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} holds {len(raw)} bytes for a "
+            raise ProgramFault(f"{op_place(op)} holds {len(raw)} bytes for a "
                                f"constant of {t}")
         arr = np.frombuffer(raw, dtype=np_dtype(t.element))
         if arr.size == 1:
@@ -324,7 +324,7 @@ def _dense_value(program, op, value: Dense):
         return torch.from_numpy(arr.astype(np.float32) if t.element == "bf16" else arr.copy()).reshape(t.shape)
     values = _literal(body, t.element)
     if len(values) not in (1, math.prod(t.shape)):
-        raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} states {len(values)} values for a "
+        raise ProgramFault(f"{op_place(op)} states {len(values)} values for a "
                            f"constant of {t}")
     tensor = torch.tensor(values, dtype=torch.float64 if dtype.is_floating_point else torch.int64)
     if tensor.numel() == 1:
@@ -517,7 +517,7 @@ def _row_indices(op, indices, sizes) -> torch.Tensor:
     for k, size in enumerate(sizes):
         c = components[k]
         if bool(((c < 0) | (c >= size)).any()):
-            raise ProgramFault(f"{op.name} #{op.op.index} at {op.op.location or '?'} reads out of bounds: an index "
+            raise ProgramFault(f"{op_place(op)} reads out of bounds: an index "
                                f"component {k} lies outside 0..{size - 1} and fill_out_of_bounds is false")
         flat = flat * size + c
     return flat

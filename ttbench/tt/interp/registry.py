@@ -115,6 +115,11 @@ class InPlace:
     updates: dict
 
 
+def op_place(op) -> str:
+    """How a message names an op of the program: `ttnn.add #87 at model.py:12`."""
+    return f"{op.name} #{op.op.index} at {op.op.location or '?'}"
+
+
 class ProgramFault(Exception):
     """The compiled program itself does something with no defined value (reads out of bounds, divides an integer
     by zero): the program's fault, named with its op and line, never ttbench's and never a guessed value."""
