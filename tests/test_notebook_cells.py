@@ -56,3 +56,49 @@ def test_a_model_in_a_cell_shows_its_code_and_cell_in_view_and_findings(compiler
     assert got["ops"]["_operator.add"][1:] == ["In[2]:12", "return y * 2 + 1"]
     assert got["inplace"] == ["In[2]:11"]  # the finding names the cell, not a hashed file name
     assert "y = self.fc(x).relu_()" in got["html"] and "In[2]:11" in got["html"]  # the view's code column
+
+
+MAGIC_SESSION = '''
+import json, sys
+from IPython.core.interactiveshell import InteractiveShell
+from ipykernel.compiler import XCachingCompiler
+shell = InteractiveShell.instance(compiler_class=XCachingCompiler)
+for cell in json.loads(sys.stdin.read()):
+    result = shell.run_cell(cell, store_history=True)
+    assert result.success, result.error_in_exec
+b = shell.user_ns["b"]
+ops = {op.name: (op.location.short, op.location.code()) for op in b.stages["fx"].ops if op.location}
+located = {name: sum(op.location is not None for op in s.ops) for name, s in b.stages.items()}
+lost = [f.message for f in b.findings.of("location_lost", "fx") if f.location is None and f.op is None]
+print("RESULT", json.dumps({"ops": ops, "located": located, "lost": lost}))
+'''
+
+MODEL_CLASS = CELL.split("class CellModel", 1)[1].split("\\n\\n\\nb = ", 1)[0]
+
+
+def _magic_session(cells: list) -> dict:
+    done = subprocess.run([sys.executable, "-c", MAGIC_SESSION], input=json.dumps(cells), capture_output=True,
+                          text=True, timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-3000:]
+    return json.loads(lines[0][len("RESULT "):])
+
+
+def test_a_model_defined_in_a_time_cell_keeps_its_lines():
+    """IPython runs a %%time cell's body as `<timed exec>`, counted from the body and kept nowhere: the lines map
+    back to the cell (In[3] here, under a blank line and after an older %%time cell with another forward)."""
+    other = "%%time\nclass Other(torch.nn.Module):\n    def forward(self, x):\n        return x.relu_()\n"
+    timed = "%%time\n\nclass CellModel" + MODEL_CLASS + "\nm = CellModel()\n"
+    got = _magic_session(["import torch\nimport ttbench as tb", other, timed,
+                          "b = tb.bringup(m, (torch.randn(2, 8),), frontend='export', tt=False)"])
+    assert got["ops"]["aten.relu.default"] == ["In[3]:9", "y = self.fc(x).relu_()"]
+    assert got["ops"]["aten.add.Tensor"] == ["In[3]:10", "return y * 2 + 1"]
+    assert got["located"]["stablehlo"] > 0
+
+
+def test_a_model_whose_code_keeps_no_source_says_why_in_one_line():
+    source = "class CellModel" + MODEL_CLASS
+    got = _magic_session(["import torch\nimport ttbench as tb", f"exec({source!r})",
+                          "b = tb.bringup(CellModel(), (torch.randn(2, 8),), frontend='export', tt=False)"])
+    assert got["located"]["fx"] == 0
+    assert len(got["lost"]) == 1 and "<string>" in got["lost"][0] and "\n" not in got["lost"][0], got["lost"]

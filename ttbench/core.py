@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -165,14 +166,66 @@ def view_method(name: str, doc: str) -> Callable[..., Any]:
     return method
 
 
+def _ipython_shell():
+    ipython = sys.modules.get("IPython")
+    return ipython.get_ipython() if ipython is not None else None
+
+
+# ttbench's name for a notebook cell whose body ran under a cell magic (see `magic_cell_location`).
+_MAGIC_CELL_RE = re.compile(r"<cell In\[(\d+)\]>")
+
+
 def notebook_cell(file: str) -> Optional[int]:
     """The execution count of the notebook (IPython) cell that `file` names, in this live session; else None.
     IPython compiles each cell under a made-up file name (`/tmp/ipykernel_<pid>/<hash>.py` in Jupyter,
     `<ipython-input-3-<hash>>` in a terminal) and keeps its code in linecache, not on disk."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    cells = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    magic = _MAGIC_CELL_RE.fullmatch(file)
+    if magic:
+        return int(magic.group(1))
+    cells = getattr(getattr(_ipython_shell(), "compile", None), "_filename_map", None)
     return cells.get(file) if isinstance(cells, dict) else None
+
+
+# Cell magics run a cell's body under a file name of their own that every such cell shares, count its lines from
+# the body (blank lines at its top dropped) and keep no source for it: %%time (`<timed exec>`, `<timed eval>` for
+# a last expression) and %%timeit (`<magic-timeit>`).
+_CELL_MAGIC_FILES = {"<timed exec>": "%%time", "<timed eval>": "%%time", "<magic-timeit>": "%%timeit"}
+_DEF_RE = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)")
+
+
+def magic_cell_location(file: str, line: int, function: Optional[str]) -> Optional["SourceLoc"]:
+    """The notebook cell line that a frame inside a cell magic's body ran (`<timed exec>`, line 3, in forward): in
+    the newest cell of this session run under that magic where that line lies in a `def function`. The cell's
+    text goes into linecache as `<cell In[N]>` so its code can be shown. None when no cell fits."""
+    magic = _CELL_MAGIC_FILES.get(file)
+    history = getattr(getattr(_ipython_shell(), "history_manager", None), "input_hist_raw", None)
+    if magic is None or not isinstance(history, list) or line < 1:
+        return None
+    for number in range(len(history) - 1, 0, -1):
+        cell = history[number] if isinstance(history[number], str) else ""
+        lines = cell.splitlines()
+        if not lines or lines[0].split()[:1] != [magic]:
+            continue
+        blank = next((i for i, text in enumerate(lines[1:]) if text.strip()), 0)
+        at = blank + line  # index in `lines`: the magic's line, the dropped blank lines, then the body's line
+        if at >= len(lines) or not lines[at].strip():
+            continue
+        if function and not function.startswith("<") and _enclosing_def(lines, at) != function:
+            continue
+        name = f"<cell In[{number}]>"
+        linecache.cache[name] = (len(cell), None, [text + "\n" for text in lines], name)  # no mtime: never stale
+        return SourceLoc(name, at + 1)
+    return None
+
+
+def _enclosing_def(lines: list, at: int) -> Optional[str]:
+    """The name of the function whose body holds lines[at] (the nearest `def` above it, indented less)."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    for text in reversed(lines[:at]):
+        m = _DEF_RE.match(text)
+        if m and len(m.group(1)) < indent:
+            return m.group(2)
+    return None
 
 
 @dataclass(frozen=True)

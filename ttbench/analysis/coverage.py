@@ -10,6 +10,7 @@ from collections import Counter
 
 from ..core import FindingKind
 from .findings import Finding
+from ..ir.locations import is_user_file
 from .op_kinds import needs_location
 
 
@@ -28,6 +29,20 @@ def _fx_trace_setting() -> str:
     return ""
 
 
+def _sourceless_code(ops, model) -> str:
+    """Why no op has a location when the model's code ran under a made-up file name (`exec` of a string, a magic
+    ttbench cannot map back to its cell): torch records no frame of it, or one ttbench cannot place."""
+    names = {f.file for op in ops for f in op.chain if f.file.startswith("<") and not is_user_file(f.file)}
+    code = getattr(getattr(type(model), "forward", None), "__code__", None)
+    if code is not None and code.co_filename.startswith("<") and not is_user_file(code.co_filename):
+        names.add(code.co_filename)
+    names = sorted(names)
+    if not names:
+        return ""
+    return (f" The model's code ran as {', '.join(f'`{n}`' for n in names[:3])} (exec of a string, or a cell magic),"
+            f" which keeps no source: define the model in a plain cell or a file.")
+
+
 def analyze_coverage(bringup):
     """-> (findings, {stage: {"located", "locatable", "coverage", "lines_lost"}})."""
     findings, columns = [], {}
@@ -40,6 +55,7 @@ def analyze_coverage(bringup):
         unlocated = [op for op in stage.ops if needs_location(op.name) and op.location is None]
         if unlocated and not any(op.location for op in stage.ops):
             hint = _fx_trace_setting() if stage.name in ("fx", "torchfx") else ""
+            hint = hint or _sourceless_code(unlocated, getattr(bringup, "model", None))
             findings.append(Finding(kind=FindingKind.LOCATION_LOST, stage=stage.name, op=None, location=None,
                                     message=f"no op of {stage.name} has a source location ({len(unlocated)} ops)."
                                             + hint, details={"unlocated": len(unlocated)}))

@@ -11,9 +11,9 @@ import os
 import re
 from typing import Optional
 
-from ..core import SourceLoc, notebook_cell
+from ..core import SourceLoc, magic_cell_location, notebook_cell
 
-_FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)', re.M)  # a file name may hold quotes
+_FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)(?:, in (\S+))?', re.M)  # a file name may hold quotes
 
 
 def _framework_dirs() -> tuple:
@@ -59,7 +59,8 @@ def frames_from_stack_trace(stack_trace: Optional[str]) -> tuple:
     """Frames of a Python stack-trace string, innermost first."""
     if not stack_trace:
         return ()
-    frames = [SourceLoc(f, int(line)) for f, line in _FRAME_RE.findall(stack_trace)]
+    frames = [magic_cell_location(f, int(line), function) or SourceLoc(f, int(line))
+              for f, line, function in _FRAME_RE.findall(stack_trace)]
     return tuple(reversed(frames))
 
 

@@ -215,7 +215,8 @@ class ModelRaised(Exception):
 
     @classmethod
     def of(cls, exc: BaseException) -> "ModelRaised":
-        frames = tuple(core.SourceLoc(f.filename, f.lineno or 0)
+        frames = tuple(core.magic_cell_location(f.filename, f.lineno or 0, f.name)
+                       or core.SourceLoc(f.filename, f.lineno or 0)
                        for f in reversed(traceback.extract_tb(exc.__traceback__)))  # innermost first
         loc = user_frame(frames)
         first = next((line for line in str(exc).splitlines() if line.strip()), "")
