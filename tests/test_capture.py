@@ -380,3 +380,41 @@ def test_a_constant_the_compiler_could_not_convert_is_named_by_the_op_that_uses_
     headline = b.stages["stablehlo"].error.splitlines()[0]
     assert headline == (f"stablehlo: torch.aten.diagonal at {line} was not lowered (torch-mlir names only an operand "
                         f"it could not convert: failed to legalize operation 'torch.constant.int')"), headline
+
+
+class _KeywordModel(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(10, 8)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, input_ids, attention_mask=None, *, scale):
+        return self.fc(self.emb(input_ids) * attention_mask.unsqueeze(-1)) * scale
+
+
+KEYWORD_INPUTS = {"input_ids": torch.tensor([[1, 2, 3], [4, 5, 0]]), "attention_mask": torch.tensor([[1., 1, 0], [1, 1, 1]]),
+                  "scale": torch.tensor(2.0)}
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_inputs_by_name_reach_forward_keyword_only_ones_included(frontend):
+    model = _KeywordModel()
+    b = tb.bringup(model, KEYWORD_INPUTS, frontend=frontend, tt=False)
+    assert all(s.ok for s in b.stages.values()), [s.error for s in b.stages.values()]
+    assert b.run("stablehlo").ok  # against the model called with the same keywords
+    inputs = [a.name for a in b.arguments if a.role == "input"]
+    if frontend != "dynamo":  # dynamo names its placeholders after the wrapper's locals
+        assert inputs == list(KEYWORD_INPUTS)
+    assert "forward" not in vars(model)  # the user's model is left as it was
+
+
+@pytest.mark.parametrize("inputs, says", [
+    ({"input_ids": KEYWORD_INPUTS["input_ids"], "scale": torch.tensor(1.0), "mask": torch.ones(2, 3)},
+     "input 'mask': _KeywordModel.forward has no argument of that name (it takes: input_ids, attention_mask, scale)"),
+    ({"input_ids": KEYWORD_INPUTS["input_ids"]}, "_KeywordModel.forward needs 'scale'"),
+    ({"input_ids": [1, 2], "scale": torch.tensor(1.0)}, "input 'input_ids' must be a torch.Tensor, got list"),
+])
+def test_inputs_by_name_that_do_not_fit_forward_are_one_line_bad_input(inputs, says):
+    with pytest.raises(tb.BadInput) as err:
+        tb.bringup(_KeywordModel(), inputs, tt=False)
+    assert says in str(err.value) and "\n" not in str(err.value)

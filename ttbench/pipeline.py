@@ -290,6 +290,8 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         raise BadInput("dims fixes named dynamic dimensions of an ONNX file's inputs: the onnx frontend only")
     if isinstance(example_inputs, (torch.Tensor, np.ndarray)):
         example_inputs = (example_inputs,)
+    if isinstance(example_inputs, dict) and isinstance(model, torch.nn.Module):  # by forward's argument names
+        model, example_inputs = fx.keyword_call(model, example_inputs)
     if not isinstance(example_inputs, dict):  # a dict by input name: ONNX files (checked against the graph there)
         example_inputs = tuple(example_inputs)
     if isinstance(model, torch.nn.Module):

@@ -6,8 +6,11 @@
 """
 from __future__ import annotations
 
+import copy
+import inspect
 import itertools
 import operator
+import types
 import re
 import time
 import traceback
@@ -166,6 +169,44 @@ def on_meta(model) -> bool:
     `with torch.device("meta")`, as big LLMs are. Such a model is captured and compiled, never run."""
     return isinstance(model, torch.nn.Module) and any(
         t.is_meta for t in itertools.chain(model.parameters(), model.buffers()))
+
+
+def keyword_call(model, inputs: dict):
+    """Inputs given as a dict by forward's argument names (keyword-only ones included) -> (a model that takes them
+    positionally, in the dict's order, and passes each on by its name; the values as a tuple). The model is a
+    shallow copy whose own `forward` does that: the same submodules, weights and module paths, a signature that
+    names each input (the graphs' argument names), and the user's model untouched. Checked against forward's
+    signature first: a name it has no argument for, a value that is not a tensor, a required argument missing."""
+    if not isinstance(model, torch.nn.Module):
+        raise BadInput(f"inputs by name (a dict) need a torch.nn.Module or an ONNX file, got {type(model).__name__}")
+    forward = model.forward
+    params = inspect.signature(forward).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = {n: p for n, p in params.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+    for key, value in inputs.items():
+        if not isinstance(key, str) or (key not in named and not takes_any):
+            raise BadInput(f"input {key!r}: {type(model).__name__}.forward has no argument of that name (it takes: "
+                           f"{', '.join(named) or 'no named arguments'})")
+        if named.get(key) is not None and named[key].kind is inspect.Parameter.POSITIONAL_ONLY:
+            raise BadInput(f"input {key!r}: {type(model).__name__}.forward takes it by position only: give the "
+                           f"inputs as a tuple")
+        if not isinstance(value, torch.Tensor):
+            raise BadInput(f"input {key!r} must be a torch.Tensor, got {type(value).__name__}")
+    missing = [n for n, p in named.items() if p.default is p.empty and n not in inputs]
+    if missing:
+        raise BadInput(f"{type(model).__name__}.forward needs {', '.join(map(repr, missing))}, which the inputs "
+                       f"(by name: {', '.join(map(repr, inputs)) or 'none'}) do not give")
+    names = list(inputs)
+
+    def by_name(self, *values):
+        return forward(**dict(zip(names, values)))
+
+    by_name.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+    called = copy.copy(model)
+    called.forward = types.MethodType(by_name, called)
+    return called, tuple(inputs.values())
 
 
 def check_inputs(model, inputs) -> None:
