@@ -323,3 +323,55 @@ def test_each_stage_shows_one_constant_count_the_summary_agrees_with():
     assert shown == {s: summary[s] for s in shown} and max(shown.values()) >= 4, (shown, summary)
     legend = page.split("<div class='legend'>", 1)[1].split("</div>", 1)[0]
     assert not re.search(r"inlined constant \(\d+\)", legend), legend  # no total over stages beside them
+
+
+def _shown(obj) -> dict:
+    """What a notebook gets for `obj` as a cell's result: IPython's own formatter, every mime type it makes."""
+    from IPython.core.formatters import DisplayFormatter
+
+    return DisplayFormatter().format(obj)[0]
+
+
+def test_the_stage_table_is_an_html_table_in_a_notebook_and_text_when_printed(zoo_bringup):
+    b = zoo_bringup("mlp")
+    table = b.table()
+    shown = _shown(table)
+    assert "<table" in shown["text/html"] and "stablehlo" in shown["text/html"]
+    assert "\\n" not in shown["text/html"]
+    assert isinstance(table, str) and table.splitlines()[0].split() == ["stage", "ok", "ops", "seconds", "error"]
+
+
+def _interpreted_report(pccs):
+    from ttbench.run.results import OpByOpReport, OpRow
+
+    from ttbench.run.op_executors import INTERPRETED_TTNN as source
+
+    rows = [OpRow(index=i, op=f"aten.op{i}.default", count=1, inputs=["2x8 float32"], locations=[f"m.py:{i}"],
+                  furthest_stage="flatbuffer", pcc=p, ok=True, pcc_from=source) for i, p in enumerate(pccs)]
+    return OpByOpReport(model="m", stage="ttnn", device="tt", mode="isolated", min_pcc=0.99, rows=rows,
+                        total_ops=len(rows), seconds=1.0, compile_only=True)
+
+
+def test_op_by_op_html_says_once_what_produced_every_pcc():
+    report = _interpreted_report([1.0, 0.9999, 1.0])
+    page = report._repr_html_()
+    assert "<th>pcc_from</th>" not in page and page.count("<tr>") == 1 + len(report.rows)
+    assert "interpreter" in page.split("</caption>")[0]
+
+
+def test_an_error_plot_separates_near_one_pccs_on_a_log_axis_and_names_the_worst():
+    figure = _interpreted_report([1.0, 0.99977, 0.9999999, 1.0]).plot()
+    ax = figure.axes[0]
+    assert ax.get_yscale() == "log"
+    heights = sorted(ax.collections[0].get_offsets()[:, 1])
+    assert heights[-1] / heights[0] > 100  # 2.3e-4 stands far above 1e-7, not one flat row at 1.0
+    assert "op1" in [t.get_text() for t in ax.texts]  # the outlier is named where it is drawn
+
+
+def test_first_failing_op_is_a_card_not_a_dataclass_repr():
+    from ttbench.run.results import OpRow
+
+    row = OpRow(index=3, op="aten.gelu.default", count=1, inputs=["2x8 float32"], locations=["In[4]:7"],
+                furthest_stage="ttir", error="failed to legalize operation 'stablehlo.custom_call'")
+    page = _shown(row)["text/html"]
+    assert "aten.gelu.default at In[4]:7: fails" in page and "failed to legalize" in page and "OpRow(" not in page

@@ -17,7 +17,7 @@ from .analysis.constants import weights_by_digest
 from .core import (ArgInfo, BadInput, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
                    PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
-from .io.export import stage_table, write_bringup
+from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .run.op_by_op import op_by_op
@@ -170,7 +170,7 @@ class Bringup:
             extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
         return write_bringup(self, directory, extra_files)
 
-    def table(self) -> str:
+    def table(self) -> StageTable:
         return stage_table(self)
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ import pathlib
 import shutil
 from typing import Optional
 
-from ..core import BadInput, MLIR_STAGES
+from ..core import BadInput, MLIR_STAGES, view_method
 from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from ..optional import versions
 from ..proc.scratch import MARKER, remove_orphans, temp_dir
@@ -205,9 +205,27 @@ def clipped_error(error: str, limit: int = TABLE_ERROR_CHARS) -> str:
     return f"{first} … (+{rest} chars: the stage's .error)" if rest > 0 else first
 
 
-def stage_table(b) -> str:
-    rows = [("stage", "ok", "ops", "seconds", "error")]
-    for name, s in b.stages.items():
-        rows.append((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", clipped_error(s.error)))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    return "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(4)) + "  " + r[4] for r in rows)
+class StageTable(str):
+    """The per-stage table: text where a string is wanted (print, an assertion's message), an HTML table in a
+    notebook. `rows` holds its rows under `STAGE_TABLE_COLUMNS`."""
+
+    rows: tuple
+
+    def __new__(cls, rows) -> "StageTable":
+        rows = tuple(tuple(r) for r in rows)
+        texts = [STAGE_TABLE_COLUMNS] + [r[:4] + (clipped_error(r[4]),) for r in rows]
+        widths = [max(len(r[i]) for r in texts) for i in range(4)]
+        table = super().__new__(cls, "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(4)) + "  " + r[4]
+                                               for r in texts))
+        table.rows = rows
+        return table
+
+    _repr_html_ = view_method("StageTable._repr_html_", "The per-stage table as HTML, each error's first line.")
+
+
+STAGE_TABLE_COLUMNS = ("stage", "ok", "ops", "seconds", "error")
+
+
+def stage_table(b) -> StageTable:
+    return StageTable((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", s.error or "")
+                      for name, s in b.stages.items())

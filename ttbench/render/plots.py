@@ -26,6 +26,30 @@ def notebook_figure(**kwargs):
     return _notebook_figure_class()(**kwargs)
 
 
+PCC_ERROR_FLOOR = 1e-7  # 1 - PCC below this is float32 rounding of equal values: drawn on the floor
+
+
+def draw_pcc_errors(ax, pccs: list, names: list, colours: list, min_pcc: float, label_worst: int = 5) -> None:
+    """1 - PCC per op on a log axis, so that 0.9999 and 0.999999 lie far apart rather than on one flat row at 1.0;
+    the threshold as a line; the ops with the largest error named beside their dots, and every op's name on the
+    axis where they fit. An op without a PCC is left out and counted in the legend."""
+    xs = [i for i, p in enumerate(pccs) if p is not None]
+    ys = [max(1.0 - pccs[i], PCC_ERROR_FLOOR) for i in xs]
+    ax.scatter(xs, ys, c=[colours[i] for i in xs], s=12)
+    ax.axhline(1.0 - min_pcc, color="gray", linestyle="--", linewidth=1, label=f"threshold: pcc {min_pcc}")
+    ax.set_yscale("log")
+    ax.set_ylim(PCC_ERROR_FLOOR / 2, max(ys + [1.0 - min_pcc]) * 4)
+    worst = sorted((y, x) for x, y in zip(xs, ys) if y > PCC_ERROR_FLOOR)[-label_worst:]
+    for y, x in worst:
+        ax.annotate(names[x], (x, y), fontsize=7, xytext=(4, 3), textcoords="offset points")
+    if len(names) <= 40:
+        ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
+    missing = len(pccs) - len(xs)
+    if missing:
+        ax.plot([], [], " ", label=f"{missing} op(s) without a PCC (not drawn)")
+    ax.legend(loc="upper left", fontsize=7)
+
+
 def stage_bars_png(b) -> str:
     from matplotlib.figure import Figure
 

@@ -11,11 +11,13 @@ from ..analysis.findings import SUMMARY_COLUMNS
 from ..core import VIEWS, cell_text
 from ..diff import summary_lines
 from ..io.atomic import write_text_atomic
+from ..io.export import STAGE_TABLE_COLUMNS, clipped_error
 from ..run.results import FURTHEST_STAGES, OP_COLUMNS
 from .bringup_html import render_bringup, standalone
 from .graph import stage_graph as draw
 from .model_explorer import explorer_files, serve
 from .netron_view import show
+from .plots import PCC_ERROR_FLOOR, draw_pcc_errors
 from .tables import html_table
 
 
@@ -87,9 +89,30 @@ def run_result_repr_html(r) -> str:
     return html_table(cols, rows, caption, cls="ttbench-run")
 
 
+def stage_table_repr_html(table) -> str:
+    rows = [r[:4] + (clipped_error(r[4]),) for r in table.rows]
+    return html_table(STAGE_TABLE_COLUMNS, rows, cls="ttbench-run")
+
+
+def op_row_repr_html(row) -> str:
+    """One op (first_failing_op's answer) as a two-column card, long fields (the error) left whole."""
+    fields = [(c, getattr(row, c)) for c in OP_COLUMNS if getattr(row, c) not in (None, [], "")]
+    where = f" at {row.locations[0]}" if row.locations else ""
+    return html_table(["field", "value"], fields, f"{row.op}{where}: {'ok' if row.ok else 'fails'}",
+                      cls="ttbench-run")
+
+
 def op_by_op_repr_html(report) -> str:
-    rows = [[getattr(r, c) for c in OP_COLUMNS] for r in report.rows]
-    return html_table(OP_COLUMNS, rows, report.summary().replace("\n", " · "), cls="ttbench-run")
+    """The op-by-op table; a column with one value in every row (what produced the PCCs) is said once, above."""
+    columns = [c for c in OP_COLUMNS if c != "pcc_from"]
+    sources = sorted({r.pcc_from for r in report.rows if r.pcc_from})
+    caption = report.summary().replace("\n", " · ")
+    if len(sources) > 1:
+        columns = OP_COLUMNS
+    elif sources and sources[0] not in caption:
+        caption += f" · PCC from {sources[0]}"
+    rows = [[clipped_error(r.error) if c == "error" else getattr(r, c) for c in columns] for r in report.rows]
+    return html_table(columns, rows, caption, cls="ttbench-run")
 
 
 def op_by_op_plot(report, ax=None):
@@ -112,19 +135,25 @@ def op_by_op_plot(report, ax=None):
         ax.set_ylabel("furthest stage")
         ax.set_title(f"{report.model}: op by op through the {report.device} compiler (compile-only)")
         return figure if figure is not None else ax
-    ys = [r.pcc if r.pcc is not None else 0.0 for r in report.rows]
     if interpreted:  # compiled to a flatbuffer (ok) is not the same as matching: colour by the numbers
         colors = ["tab:gray" if r.pcc is None else "tab:red" if r.note or r.pcc < report.min_pcc else "tab:green"
                   for r in report.rows]
-    ax.scatter(xs, ys, c=colors, s=12)
-    ax.axhline(report.min_pcc, color="gray", linestyle="--", linewidth=1)
+    draw_pcc_errors(ax, [r.pcc for r in report.rows], [short_op_name(r.op) for r in report.rows], colors,
+                    report.min_pcc)
     ax.set_xlabel("unique op (graph order)")
-    ax.set_ylabel("PCC vs the golden")
+    ax.set_ylabel("1 - PCC vs the golden (log)")
     ax.set_title(f"{report.model}: op by op through the {report.device} compiler, each unit's TTNN interpreted on "
                  f"the CPU (compile-only: not the chip)" if interpreted else
                  f"{report.model}: {report.mode} op-by-op on {report.device}")
-    ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
     return figure if figure is not None else ax
+
+
+def short_op_name(name: str) -> str:
+    """`aten.convolution.default` -> `convolution`, `ttnn.matmul` -> `matmul`: what fits under a dot."""
+    parts = name.split(".")
+    if parts[0] in ("aten", "prims") and len(parts) > 2:
+        return parts[1]
+    return parts[-1] if parts[0] in ("ttnn", "ttir", "stablehlo", "onnx") else name
 
 
 # --- stage comparison ---------------------------------------------------------------------------------------
@@ -178,21 +207,17 @@ def stage_comparison_plot(r, ax=None):
 
         figure = notebook_figure(figsize=(10, 3))
         ax = figure.subplots()
-    xs = list(range(len(r.rows)))
-    ys = [m.pcc for m in r.rows]
-    ax.scatter(xs, ys, c=["tab:green" if m.ok else "tab:red" for m in r.rows], s=10)
-    ax.axhline(r.min_pcc, color="gray", linestyle="--", linewidth=1, label=f"threshold {r.min_pcc}")
+    draw_pcc_errors(ax, [m.pcc for m in r.rows], [short_op_name(m.op.name) for m in r.rows],
+                    ["tab:green" if m.ok else "tab:red" for m in r.rows], r.min_pcc)
     first = r.first_divergence
-    if first is not None:
+    if first is not None and first.pcc is not None:
         x = r.rows.index(first)
         where = first.op.location.short if first.op.location else "?"
-        ax.annotate(f"first divergence: {first.op.name} at {where}", (x, first.pcc), fontsize=8,
-                    xytext=(5, -15), textcoords="offset points")
+        ax.annotate(f"first divergence: {first.op.name} at {where}", (x, max(1.0 - first.pcc, PCC_ERROR_FLOOR)),
+                    fontsize=8, xytext=(5, -15), textcoords="offset points", color="tab:red")
     ax.set_xlabel(f"compared op of {r.stage} (execution order)")
-    ax.set_ylabel(f"PCC vs {r.reference_stage}")
+    ax.set_ylabel(f"1 - PCC vs {r.reference_stage} (log)")
     ax.set_title(f"{r.model}: {r.reference_stage} -> {r.stage}, op by op")
-    ax.legend(loc="lower left", fontsize=8)
-    ax.set_ylim(min(0.0, min(ys, default=0.0)) - 0.02, 1.02)
     return figure if figure is not None else ax
 
 
@@ -232,6 +257,8 @@ VIEWS.update({
     "FindingsSummary._repr_html_": summary_repr_html,
     "RunResult._repr_html_": run_result_repr_html,
     "OpByOpReport._repr_html_": op_by_op_repr_html,
+    "OpRow._repr_html_": op_row_repr_html,
+    "StageTable._repr_html_": stage_table_repr_html,
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,

@@ -93,6 +93,8 @@ class OpRow:
     pcc_from: Optional[str] = None  # what produced the PCC when not the device (the interpreter, compile-only)
     note: Optional[str] = None  # compile-only: why the unit's TTNN was not interpreted, or how it differs
 
+    _repr_html_ = view_method("OpRow._repr_html_", "One op's row as a card: the op, its lines, how far it got, why.")
+
 
 @dataclass(frozen=True)
 class NoFailingOp:
