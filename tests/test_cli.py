@@ -25,6 +25,10 @@ def test_bringup_writes_every_stage(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "stablehlo" in r.stdout and "ttnn" in r.stdout
     assert "[3/5] stablehlo" in r.stderr  # progress while it works
+    assert [line.split()[1] for line in r.stderr.splitlines() if line.startswith("[")] == \
+        ["fx", "torchfx", "stablehlo", "ttir", "ttnn"]  # one line per stage in a log
+    assert max(len(line) for line in r.stdout.splitlines() if str(out) not in line) <= 120  # fits a terminal
+    assert "--wide" in r.stdout
     files = set(os.listdir(out))
     assert {"fx.txt", "torchfx.mlir", "stablehlo.mlir", "ttir.mlir", "ttnn.mlir", "manifest.json",
             "weights.safetensors", "ttir.input.stablehlo.mlir", "ttnn.flatbuffer.ttnn"} <= files
@@ -125,3 +129,13 @@ def test_doctor_names_each_piece():
     r = run("doctor")
     for piece in ("torch-mlir", "tt plugin", "tt device", "descriptor cache", "dot", "netron"):
         assert piece in r.stdout
+
+
+def test_every_command_says_what_it_is_for_in_its_own_help():
+    from ttbench.cli.args import build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name, parser in commands.items():
+        assert parser.description and parser.description.endswith("."), name
+    r = run("track", "--help")
+    assert r.returncode == 0 and "The model tracker: every transformers architecture" in r.stdout

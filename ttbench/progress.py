@@ -142,13 +142,17 @@ class ProgressLine:
 
     def __call__(self, stage):
         self.current, self.since = stage, time.perf_counter()
-        self._write(self._line(), newline=not self.tty)
+        if self.tty:  # a log gets one line per stage, when it ends (or "still running" while it is slow)
+            self._write(self._line(), newline=False)
 
     def finished(self, stage) -> None:
         if stage.error and stage.error.startswith("skipped"):
             return
+        i = self.stages.index(stage.name) + 1 if stage.name in self.stages else 0
         what = f"{len(stage.ops)} ops" if stage.ok else "failed"
-        self._write(f"      {stage.name:<10} {what}, {time.perf_counter() - self.since:.1f}s", newline=True)
+        now = time.perf_counter()
+        self._write(f"[{i}/{len(self.stages)}] {stage.name:<10} {what}, {now - self.since:.1f}s "
+                    f"(total {now - self.t0:.1f}s)", newline=True)
 
     def done(self):
         self.stop.set()

@@ -42,6 +42,11 @@ class Finding:
         return f"[{self.kind}] {self.stage}{where}: {self.message}"
 
 
+# The summary's columns that fit a 120-column terminal together (the CLI's default; --wide shows all).
+NARROW_SUMMARY_COLUMNS = ("stage", "status", "ops", "inplace", "verifier", "constants", "embedded_bytes",
+                          "constant_bytes", "coverage", "lines_lost")
+
+
 # Summary columns, in display order, with what each means (also the table legend).
 SUMMARY_COLUMNS = {
     "stage": "pipeline stage",
@@ -97,13 +102,17 @@ class FindingsSummary:
             out.append([_fmt(k, row.get(k)) for k in SUMMARY_COLUMNS])
         return out
 
-    def __str__(self) -> str:
-        header = list(SUMMARY_COLUMNS)
-        cells = self._cells()
+    def text(self, columns=NARROW_SUMMARY_COLUMNS) -> str:
+        """The table as text: by default the columns that fit a 120-column terminal; all with SUMMARY_COLUMNS."""
+        header = [c for c in SUMMARY_COLUMNS if c in columns]
+        cells = [[_fmt(k, row.get(k)) for k in header] for row in self.rows]
         widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(header)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
 
     __repr__ = __str__
 

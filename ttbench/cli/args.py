@@ -93,10 +93,15 @@ def _add_run_options(p) -> None:
     p.add_argument("--address", help="with --engine ray: the cluster to use (default: RAY_ADDRESS)")
 
 
+def _command(sub, name: str, help: str):
+    """A subcommand whose own --help opens with what it is for (argparse shows `help` only in the list)."""
+    return sub.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ttbench", description="Every compiler stage of one model, side by side.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("bringup", help="bring a zoo model or an ONNX file up through every stage")
+    p = _command(sub, "bringup", help="bring a zoo model or an ONNX file up through every stage")
     p.add_argument("model", help="zoo model name (see `ttbench models`) or path to a .onnx file")
     p.add_argument("--frontend", choices=FRONTENDS, default=None, help="default: export (onnx for .onnx files)")
     p.add_argument("--params", choices=PARAMS_MODES, default="args",
@@ -139,13 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
-    d = sub.add_parser("diff", help="what changed between two export folders (exit 1 when something did)")
+    p.add_argument("--wide", action="store_true", help="the findings table with every column (default: the ones "
+                   "that fit 120 columns)")
+    d = _command(sub, "diff", help="what changed between two export folders (exit 1 when something did)")
     d.add_argument("a", help="export folder (e.g. a golden)")
     d.add_argument("b", help="export folder to compare with it")
     d.add_argument("--stage", help="only this stage")
     d.add_argument("--html", metavar="FILE", help="also write the diff as a self-contained HTML page")
     d.add_argument("--unified", action="store_true", help="print the unified diff of the normalised IR too")
-    sw = sub.add_parser("sweep", help="every zoo model through every frontend: a status table")
+    sw = _command(sub, "sweep", help="every zoo model through every frontend: a status table")
     sw.add_argument("--models", help="comma-separated zoo names (default: all)")
     sw.add_argument("--frontends", default=",".join(FRONTENDS), help="comma-separated (default: all)")
     sw.add_argument("--out", help="write status.md, status.html and status.json here")
@@ -156,13 +163,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "CPU with --no-tt): writes op_support.md and .json beside the status table")
     sw.add_argument("--known", help="known-failures JSON (default: models/known_failures.json)")
     _add_run_options(sw)
-    h = sub.add_parser("history", help="what changed between two sweeps in the results database; exit 1 on a "
+    h = _command(sub, "history", help="what changed between two sweeps in the results database; exit 1 on a "
                                        "regression")
     h.add_argument("--db", help="the results database (default: ~/.cache/ttbench/ttbench_results.sqlite)")
     h.add_argument("--before", help="the older run: its id or label (default: the one before --after)")
     h.add_argument("--after", help="the newer run: its id or label (default: the last)")
     h.add_argument("--html", help="also write a page with each model's furthest stage and PCC over every run")
-    c = sub.add_parser("conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
+    c = _command(sub, "conformance", help="ONNX's backend node tests through ttbench and bare torch-mlir: a table")
     c.add_argument("--sample", action="store_true", help=f"the fixed sample of {len(SAMPLE)} tests `make test` runs")
     c.add_argument("--tests", help="comma-separated node test names (e.g. test_abs,test_add)")
     c.add_argument("--ops", help="comma-separated ONNX ops (every test of each)")
@@ -171,14 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=positive_seconds, default=180.0, help="seconds per test (default 180)")
     c.add_argument("--out", help="write onnx_conformance.md and onnx_conformance.json to this folder (made if new)")
     _add_run_options(c)
-    m = sub.add_parser("models", help="list the model zoo")
+    m = _command(sub, "models", help="list the model zoo")
     m.add_argument("--hf", action="store_true",
                    help="list the transformers zoo instead (hf/ARCH: every architecture transformers builds from its "
                         "config, shrunk, random weights) with each one's status from the recorded census")
     m.add_argument("--check", action="store_true", help="with --hf: build and run each eagerly now (minutes)")
     m.add_argument("--arch", help="with --hf: comma-separated architectures (default: all)")
     m.add_argument("--out", help="with --check: write the census as JSON to this file")
-    t = sub.add_parser("track", help="the model tracker: every transformers architecture of the zoo through every "
+    t = _command(sub, "track", help="the model tracker: every transformers architecture of the zoo through every "
                                      "stage, failures triaged against the bare route, one reproduction per group")
     t.add_argument("--arch", help="comma-separated architectures (default: those the recorded census builds)")
     t.add_argument("--frontends", default="export,onnx", help="among export, onnx, dynamo (default export,onnx; "
@@ -195,10 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--update-known", action="store_true", help="write the upstream failures whose reproduction "
                    "fails the same way into models/known_failures.json (needs --out: the entries point at repros/)")
     _add_run_options(t)
-    e = sub.add_parser("explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
+    e = _command(sub, "explore", help="serve a stage of an export folder (written with --explorer) in Model Explorer")
     e.add_argument("folder", help="export folder written by `ttbench bringup ... --out DIR --explorer`")
     e.add_argument("--stage", default="ttnn", help="which stage (default ttnn)")
     e.add_argument("--port", type=port, default=0, help="port on 127.0.0.1 (default: a free one)")
-    sub.add_parser("doctor", help="what is installed and usable, with hints")
+    _command(sub, "doctor", help="what is installed and usable, with hints")
     return parser
 

@@ -7,8 +7,8 @@ import sys
 import time
 
 from .. import hf_zoo, models
-from ..core import human_bytes
-from ..core import BadInput, FRONTEND_STAGES
+from ..analysis.findings import SUMMARY_COLUMNS
+from ..core import BadInput, FRONTEND_STAGES, human_bytes
 from ..diff import diff_folders
 from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
@@ -85,7 +85,9 @@ def cmd_bringup(args) -> int:
         tt_part = (f"; tt-mlir const-eval: {report['tt_const_eval']['ops']} ops in "
                    f"{report['tt_const_eval']['functions']} functions" if report["tt_const_eval"] else "")
         print(f"const-eval candidates: {len(report['candidates'])} subgraphs, {report['candidate_ops']} ops{tt_part}")
-    print(f"\n{b.findings.counts_line()}; per stage:\n{b.findings.summary()}")
+    summary = b.findings.summary()
+    print(f"\n{b.findings.counts_line()}; per stage:\n"
+          f"{summary.text(SUMMARY_COLUMNS) if args.wide else summary.text() + chr(10) + '(--wide: every column)'}")
     tt = b.stages.get("ttnn")
     if tt is not None and tt.meta.get("target"):
         extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
