@@ -268,6 +268,37 @@ def test_a_held_plugin_lock_is_waited_for_by_name_then_reported(tmp_path, capfd)
     assert tt_plugin.plugin_lock_path().startswith(tt_plugin.cache_dir()) and not mode & 0o077
 
 
+@pytest.mark.tt
+def test_time_waiting_for_another_compile_is_not_this_models_compile_time():
+    """Another process's Tenstorrent compile holds the plugin for 10 s: the ttir stage's seconds are its own
+    compile, the wait is said apart (table, meta); the first failing op of a bringup that failed before the
+    Tenstorrent compiler is found without it, so without waiting."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, "10"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        t0 = time.perf_counter()
+        b = tb.bringup(torch.nn.Linear(8, 8), (torch.randn(2, 8),), name="waits")
+        wall = time.perf_counter() - t0
+    finally:
+        holder.kill()
+        holder.wait()
+    ttir = b.stages["ttir"]
+    assert ttir.ok and ttir.meta["lock_wait_seconds"] >= 2
+    assert ttir.seconds + ttir.meta["lock_wait_seconds"] <= wall
+    assert "waiting for another compile" in [line for line in b.table().splitlines() if line.startswith("ttir")][0]
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, "60"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        t0 = time.perf_counter()
+        from test_capture import Unlowerable
+
+        failed = tb.bringup(Unlowerable(), (torch.randn(2, 8),)).first_failing_op(progress=False)
+        assert failed and failed.op == "ttbench_test.mystery.default" and time.perf_counter() - t0 < 30
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 PARENT_WITH_WORKER = """
 from ttbench.proc.client import shared_client
 client = shared_client("cpu")

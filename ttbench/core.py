@@ -284,6 +284,7 @@ class StageMeta(TypedDict, total=False):
     internal_error: bool  # a failed stage: ttbench's own bug, not the compiler's
     target: str  # ttir/ttnn: the system descriptor compiled for
     compile_seconds: float
+    lock_wait_seconds: float  # ttir/ttnn: time spent waiting for another process's Tenstorrent compile first
     flatbuffer_path: str  # ttnn: the flatbuffer file kept beside the stage
     flatbuffer_bytes: int
     const_eval_functions: int  # ttnn: functions tt-mlir runs once on the weights

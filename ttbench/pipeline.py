@@ -146,12 +146,16 @@ class Bringup:
         self._require_values("compare_stages", weights)
         return compare_stages(self, reference_stage, stage, min_pcc=min_pcc, precision=precision)
 
-    def first_failing_op(self, stage: str = "ttnn", timeout: float = 30.0, progress: bool = True):
+    def first_failing_op(self, stage: Optional[str] = None, timeout: float = 30.0, progress: bool = True):
         """The first op, in graph order, that does not get through `stage` on its own ("ttnn": the Tenstorrent
         compiler, through TTIR -> TTNN -> flatbuffer; "stablehlo": lowered and run on the CPU) -> its OpRow (op,
         source lines, furthest stage, the compiler's error), or, when every op gets through, a NoFailingOp (false,
         and shown as what was checked). Confirms which op broke a whole-graph stage by compiling ops alone, up to
-        the first that fails."""
+        the first that fails. By default the stage is "stablehlo" when the bringup failed before the Tenstorrent
+        compiler (no TT compile, nor a wait for another one, is needed to find it), else "ttnn"."""
+        if stage is None:
+            failed = self.failed_stage
+            stage = "stablehlo" if failed is not None and failed.name in ("torchfx", "stablehlo") else "ttnn"
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")

@@ -150,6 +150,8 @@ class ProgressLine:
             return
         i = self.stages.index(stage.name) + 1 if stage.name in self.stages else 0
         what = f"{len(stage.ops)} ops" if stage.ok else "failed"
+        if stage.meta.get("lock_wait_seconds"):
+            what += f" (after {stage.meta['lock_wait_seconds']:.1f}s waiting for another compile)"
         now = time.perf_counter()
         self._write(f"[{i}/{len(self.stages)}] {stage.name:<10} {what}, {now - self.since:.1f}s "
                     f"(total {now - self.t0:.1f}s)", newline=True)

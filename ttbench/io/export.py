@@ -227,5 +227,11 @@ STAGE_TABLE_COLUMNS = ("stage", "ok", "ops", "seconds", "error")
 
 
 def stage_table(b) -> StageTable:
-    return StageTable((name, "yes" if s.ok else "NO", str(len(s.ops)), f"{s.seconds:.2f}", s.error or "")
+    return StageTable((name, "yes" if s.ok else "NO", str(len(s.ops)), seconds_cell(s), s.error or "")
                       for name, s in b.stages.items())
+
+
+def seconds_cell(stage) -> str:
+    """A stage's own seconds, and apart from them any wait for another process's Tenstorrent compile."""
+    waited = stage.meta.get("lock_wait_seconds")
+    return f"{stage.seconds:.2f}" + (f" (+{waited:.1f} waiting for another compile)" if waited else "")

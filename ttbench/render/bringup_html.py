@@ -21,6 +21,7 @@ from collections import Counter, OrderedDict
 
 from ..analysis.findings import KINDS, human_bytes
 from ..analysis.op_kinds import needs_location
+from ..io.export import seconds_cell
 from .view_script import SCRIPT
 
 KIND_COLOURS = {"inplace": "#d1242f", "constant": "#9a6700", "location_lost": "#8250df", "verifier": "#cf222e",
@@ -106,7 +107,7 @@ def _header(b, findings) -> str:
         per_kind = Counter(f.kind for f in findings if f.stage == name)
         status = "ok" if s.ok else f"<span class='failed'>{html.escape(s.error or 'failed')}</span>"
         rows.append(f"<tr><td><a href='#stage-{html.escape(name)}'>{html.escape(name)}</a></td><td>{status}</td>"
-                    f"<td>{len(s.ops)}</td><td>{s.seconds:.2f}s</td>"
+                    f"<td>{len(s.ops)}</td><td>{html.escape(seconds_cell(s))}</td>"
                     + "".join(f"<td>{per_kind.get(k, 0) or ''}</td>" for k in KINDS) + "</tr>")
     meanings = findings.kind_meanings()
     head = "".join(f"<th title='{html.escape(meanings[k])}'>{html.escape(KIND_LABELS[k])}</th>" for k in KINDS)

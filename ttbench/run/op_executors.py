@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from .. import optional
 from ..core import BadInput
 from ..io.arrays import from_numpy, to_numpy
 from ..proc.array_files import load_arrays, save_arrays
@@ -78,16 +79,22 @@ class TTExecutor:
         self.executes = device.usable
 
     def __enter__(self):
-        try:
-            self.session = CompileSession().__enter__()
-        except PluginError as exc:
-            raise BadInput(f"op by op on tt: {exc}") from None
+        piece = optional.tt_plugin()
+        if not piece.available:
+            raise BadInput(f"op by op on tt: Tenstorrent compiler plugin not available: {piece.hint}")
+        self.session = None  # started at the first unit that reaches the compiler: none may (a torch-mlir failure)
         return self
 
     def __exit__(self, *exc):
-        self.session.__exit__(*exc)
+        if self.session is not None:
+            self.session.__exit__(*exc)
 
     def execute(self, text: str, inputs: list, tmp: str, timeout: float) -> tuple:
+        if self.session is None:
+            try:
+                self.session = CompileSession().__enter__()
+            except PluginError as exc:
+                raise BadInput(f"op by op on tt: {exc}") from None
         compiled = self.session.compile(pjrt_text(text), tmp, timeout, inputs=inputs if self.executes else None)
         furthest = next((s for s in ("flatbuffer", "ttnn", "ttir") if s in compiled.files), "stablehlo")
         self.interpreted = None

@@ -88,6 +88,8 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
     try:
         result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)
         meta = {"target": result.target, "compile_seconds": round(result.seconds, 3)}
+        if result.lock_wait_seconds:  # another process's compile held the plugin: not this model's compile time
+            meta["lock_wait_seconds"] = round(result.lock_wait_seconds, 3)
         stages = []
         for name in ("ttir", "ttnn"):
             path = result.files.get(name)

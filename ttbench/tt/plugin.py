@@ -65,8 +65,9 @@ class ChildResult:
     ok: bool
     returncode: Optional[int]
     log: str
-    seconds: float
+    seconds: float  # the child's own time, after the lock was taken
     timed_out: bool = False
+    lock_wait_seconds: float = 0.0  # waiting for another process's Tenstorrent compile to release the plugin lock
 
 
 # The plugin keeps its system descriptor at one fixed path (/tmp/tt_pjrt_system_descriptor) and deletes it when a
@@ -129,15 +130,17 @@ def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
     t0 = time.perf_counter()
     waited_for = []
     with plugin_lock(timeout, on_wait=lambda pid: (waited_for.append(pid), _say_waiting(pid))) as locked:
+        waited = time.perf_counter() - t0
         if not locked:
             who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
-            return ChildResult(ok=False, returncode=None, seconds=time.perf_counter() - t0, timed_out=True,
+            return ChildResult(ok=False, returncode=None, seconds=0.0, timed_out=True, lock_wait_seconds=waited,
                                log=f"waited {timeout:g} s for another Tenstorrent compile{who} to finish")
         # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
         done = run_once([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a for a in args]],
                         timeout, env=_child_env(env), cwd=cache_dir(), merge_stderr=True)
-    return ChildResult(ok=done.ok, returncode=done.returncode, log=done.stdout, seconds=time.perf_counter() - t0,
-                       timed_out=done.timed_out)
+    return ChildResult(ok=done.ok, returncode=done.returncode, log=done.stdout,
+                       seconds=time.perf_counter() - t0 - waited, timed_out=done.timed_out,
+                       lock_wait_seconds=waited if waited_for else 0.0)
 
 
 def system_descriptor(timeout: float = 300) -> Optional[str]:
@@ -185,6 +188,7 @@ class Compiled:
     files: dict = field(default_factory=dict)  # "ttir" / "ttnn" / "flatbuffer" -> path
     log: str = ""
     outputs: Optional[list] = None  # numpy arrays, when a CompileSession also executed (a chip is present)
+    lock_wait_seconds: float = 0.0  # before `seconds`: waiting for another process's compile (not compile time)
 
 
 # What the plugin says when its runtime archive cannot be unpacked: a race with another process unpacking it (it
@@ -223,21 +227,24 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
         f.write(text)
     export = os.path.join(workdir, "export")
     result = run_worker(["compile", source, export], env, timeout)
+    waited = result.lock_wait_seconds
     if not result.ok and RUNTIME_RACE in result.log:  # another program unpacked the runtime at that moment: again
         result = run_worker(["compile", source, export], env, timeout)
+        waited += result.lock_wait_seconds
     files = collect_exports(export)
     if result.timed_out:
         why = result.log if result.returncode is None else f"timed out after {timeout:g} s"
-        return Compiled(False, why, target, result.seconds, files, result.log)
-    if not result.ok and RUNTIME_RACE in result.log:
-        return Compiled(False, unpack_failure(result.log), target, result.seconds, files, result.log)
-    if not result.ok:
+        error = why
+    elif not result.ok and RUNTIME_RACE in result.log:
+        error = unpack_failure(result.log)
+    elif not result.ok:
         why = "aborted" if (result.returncode or 0) < 0 else f"failed (exit {result.returncode})"
         where = stopped_at(result.log)
         lead = f"stopped at {where}; " if where else ""
-        return Compiled(False, f"{lead}compiler {why}: {last_meaningful_lines(result.log)}", target,
-                        result.seconds, files, result.log)
-    return Compiled(True, None, target, result.seconds, files, result.log)
+        error = f"{lead}compiler {why}: {last_meaningful_lines(result.log)}"
+    else:
+        error = None
+    return Compiled(error is None, error, target, result.seconds, files, result.log, lock_wait_seconds=waited)
 
 
 class CompileSession:
