@@ -39,7 +39,8 @@ CSS = """
 .ttb table{border-collapse:collapse;margin:4px 0}.ttb td,.ttb th{border:1px solid #d0d7de;padding:2px 6px;text-align:left!important;vertical-align:top}
 .ttb .legend span{display:inline-block;margin-right:12px}.ttb .chip{display:inline-block;width:10px;height:10px;margin-right:4px}
 .ttb .panes{display:flex;gap:6px;align-items:flex-start;overflow-x:auto}
-.ttb .pane{flex:1 0 300px;min-width:300px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
+.ttb .pane{flex:1 1 240px;min-width:240px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
+.ttb .ttb-ctl .fit{color:#57606a;font-style:italic;margin-left:6px}
 .ttb .pane h3{margin:0;padding:4px 8px;background:#f6f8fa;font-size:13px}
 .ttb .pane pre{position:relative}.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
 .ttb .op{display:block;white-space:pre}.ttb .op:target,.ttb tr:target{background:#fff8c5;outline:1px solid #d4a72c}

@@ -143,12 +143,28 @@ SCRIPT = r"""
     var target = a && document.getElementById(a.getAttribute("href").slice(1));
     if (target) target.scrollIntoView({block: "nearest"});
   });
-  root.querySelectorAll(".ttb-ctl input[data-stage]").forEach(function (box) {
+  var boxes = root.querySelectorAll(".ttb-ctl input[data-stage]");
+  boxes.forEach(function (box) {
     box.addEventListener("change", function () {
       var pane = document.getElementById(P + "stage-" + box.dataset.stage);
       if (pane) pane.classList.toggle("off", !box.checked);
     });
   });
+  // The last stages are what a bringup is about: when the panes do not fit the cell's width (a laptop, a file
+  // browser open), the earliest stages fold away, each a tick away in "stages shown", until the last one is on screen.
+  var panes = root.querySelector(".panes"), foldedToFit = [];
+  var laidOut = panes && panes.clientWidth > 0;  // a view drawn while hidden has no width to fit yet
+  for (var i = 0; laidOut && i < boxes.length - 1 && panes.scrollWidth > panes.clientWidth + 1; i++) {
+    boxes[i].checked = false;
+    boxes[i].dispatchEvent(new Event("change"));
+    foldedToFit.push(boxes[i].dataset.stage);
+  }
+  if (foldedToFit.length) {
+    var note = document.createElement("span");
+    note.className = "fit";
+    note.textContent = "(" + foldedToFit.join(", ") + " folded to fit the width: tick to show)";
+    root.querySelector(".ttb-ctl button").before(note);
+  }
   root.dataset.readyMs = Math.round(performance.now());  // time to interactive, read by the browser tests
 })();
 """
