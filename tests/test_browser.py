@@ -376,3 +376,18 @@ def test_a_stage_comparison_shows_its_first_divergence_in_red(zoo_bringup, tmp_p
         first_row = page.locator(".ttbench-compare").nth(1).locator("tbody tr").first.locator("td").all_inner_texts()
         assert first_row[2] == "evil_<b>.py:7" and first_row[3] == evil  # shown as text
         assert page.locator("img").count() == 0 and not dialogs and not page.errors
+
+
+def test_bookkeeping_ops_show_only_when_asked_for(two_mlps):
+    first, _, path = two_mlps
+    freed = next(op.index for op in first.stages["ttnn"].ops if op.name == "ttnn.deallocate")
+    with browser_page() as page:
+        page.goto("file://" + path)
+        view = page.locator("div.ttb").nth(0)
+        line = view.locator(f"section.pane[id$='stage-ttnn'] .op.bk").filter(
+            has=page.locator(f"text=/^{freed}$/")).first
+        assert line.count() == 1 and not line.is_visible()
+        view.locator(".ttb-ctl input[data-bookkeeping]").check()
+        view.locator("section.pane[id$='stage-ttnn'] details.fold").evaluate_all("ds => ds.forEach(d => d.open = true)")
+        assert line.is_visible()
+        assert not page.errors

@@ -102,3 +102,37 @@ def test_a_model_whose_code_keeps_no_source_says_why_in_one_line():
                           "b = tb.bringup(CellModel(), (torch.randn(2, 8),), frontend='export', tt=False)"])
     assert got["located"]["fx"] == 0
     assert len(got["lost"]) == 1 and "<string>" in got["lost"][0] and "\n" not in got["lost"][0], got["lost"]
+
+
+EXPLORER_SESSION = '''
+import json, sys
+from IPython.core.interactiveshell import InteractiveShell
+from ipykernel.compiler import XCachingCompiler
+shell = InteractiveShell.instance(compiler_class=XCachingCompiler)
+shell.run_cell("x = 1", store_history=True)
+assert shell.run_cell(sys.stdin.read(), store_history=True).success  # In[2]
+import ttbench as tb
+from ttbench.render.model_explorer import stage_graph
+b = shell.user_ns["b"]
+ex = tb.explore(b)
+found = {}
+for text in ("In[2]:11", "ipykernel", "11"):
+    ex.line.value = text
+    found[text] = [len(box.options) for box in ex.lists.children]
+sources = [a["value"] for n in stage_graph(b.stages["fx"])["graphs"][0]["nodes"] for a in n["attrs"]
+           if a["key"] == "source"]
+print("RESULT", json.dumps({"found": found, "sources": sources}))
+'''
+
+
+def test_the_explorer_filter_finds_a_cell_line_by_the_label_it_shows():
+    """Issue 44, item 9: `In[2]:11` found nothing (the filter read the hidden file name), and a fragment of that
+    name matched every op; Model Explorer's nodes named the made-up file too."""
+    done = subprocess.run([sys.executable, "-c", EXPLORER_SESSION], input=CELL, capture_output=True, text=True,
+                          timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-3000:]
+    got = json.loads(lines[0][len("RESULT "):])
+    assert got["found"]["In[2]:11"][0] >= 1 and got["found"]["ipykernel"] == [0, 0]
+    assert got["found"]["11"] == got["found"]["In[2]:11"]  # only the ops of that line, not every op
+    assert got["sources"] and set(got["sources"]) <= {"In[2]:11", "In[2]:12"}

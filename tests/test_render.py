@@ -158,10 +158,13 @@ def test_fx_graph_coloured_by_findings_and_clustered_by_module():
 
 def test_mlir_graph_is_capped_and_says_so_and_falls_back_without_dot(zoo_bringup, monkeypatch):
     from ttbench import optional
+    from ttbench.analysis.op_kinds import is_bookkeeping
 
     stage = zoo_bringup("mobilenet_v2").stages["torchfx"]
     g = stage.graph(max_nodes=50)
-    assert g.shown == 50 and g.total == len(stage.ops) and f"showing 50 of {len(stage.ops)} ops" in g.dot
+    hidden = sum(is_bookkeeping(op.name) for op in stage.ops)  # argument lists: drawn with bookkeeping=True
+    assert g.shown == 50 and g.total == len(stage.ops) - hidden and f"showing 50 of {g.total} ops ({hidden} " \
+        "bookkeeping ops not drawn" in g.dot
     assert " -> " in g.dot  # def-use edges
     only_conv = stage.graph(op_filter="convolution")
     assert only_conv.total == sum("convolution" in op.name for op in stage.ops)
@@ -375,3 +378,39 @@ def test_first_failing_op_is_a_card_not_a_dataclass_repr():
                 furthest_stage="ttir", error="failed to legalize operation 'stablehlo.custom_call'")
     page = _shown(row)["text/html"]
     assert "aten.gelu.default at In[4]:7: fails" in page and "failed to legalize" in page and "OpRow(" not in page
+
+
+def test_bookkeeping_ops_are_hidden_by_default_and_not_counted_per_module(zoo_bringup):
+    """Issue 44, item 6: transfers, layouts and frees made every other TTNN line, and a module's TTNN count."""
+    from ttbench.analysis.op_kinds import is_bookkeeping
+    from ttbench.render.bringup_html import _module_tree
+
+    b = zoo_bringup("mlp", "export", "args", True)
+    ttnn = b.stages["ttnn"]
+    moving = [op for op in ttnn.ops if is_bookkeeping(op.name)]
+    assert {"ttnn.deallocate", "ttnn.to_layout"} <= {op.name for op in moving}
+    modules, _, per_module = _module_tree(b)
+    counted = per_module[modules.index("")]["ttnn"]
+    assert counted == len([op for op in ttnn.ops if op.module is not None and not is_bookkeeping(op.name)])
+    page = b._repr_html_()
+    assert f"bookkeeping ops ({sum(is_bookkeeping(op.name) for s in b.stages.values() for op in s.ops)})" in page
+    lines = re.findall(r"<span class='(op[^']*)'[^>]*><(?:a|span) class='ln'[^>]*>(\d+)<", page.split("stage-ttnn'><h3>", 1)[1])
+    hidden = {int(i) for kind, i in lines if " bk" in kind}
+    assert hidden and hidden <= {op.index for op in moving}
+
+
+def test_a_large_graph_opens_at_full_size_and_zooms_without_its_bookkeeping(zoo_bringup):
+    from ttbench import optional
+    from ttbench.analysis.op_kinds import is_bookkeeping
+
+    if not optional.dot().available:
+        pytest.skip(f"graphviz's dot: {optional.dot().hint}")
+    stage = zoo_bringup("mlp", "export", "args", True).stages["ttnn"]
+    small, everything = stage.graph(), stage.graph(bookkeeping=True)
+    moving = sum(is_bookkeeping(op.name) for op in stage.ops)
+    assert everything.total == len(stage.ops) and small.total == len(stage.ops) - moving
+    assert "->" in small.dot  # users wired to what the hidden transfers carried
+    assert everything.total > 100
+    page = everything._repr_html_()
+    assert "max-width:none" in page and ">+</button>" in page and "overflow:auto" in page
+    assert "max-width:none" not in stage.graph(max_nodes=50)._repr_html_()  # a small one fits the cell

@@ -334,14 +334,15 @@ class Stage:
             self._full_text_printed = self._full_text()
         return self._full_text_printed
 
-    graph = view_method("Stage.graph", "graph(max_nodes=300, op_filter=None, kind=None): the stage as a graph "
-                        "(graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind.")
+    graph = view_method("Stage.graph", "graph(max_nodes=300, op_filter=None, kind=None, bookkeeping=False): the stage "
+                        "as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind; over "
+                        "100 ops at full size in a box that scrolls and zooms.")
     netron = view_method("Stage.netron", "netron(port=0, height=600): the onnx stage in netron, served on 127.0.0.1 in "
                          "an IFrame (stop with tb.netron_stop()).")
-    explorer = view_method("Stage.explorer", "explorer(report=None, port=0, height=700): the stage in Model Explorer "
-                           "with ttbench's overlays (findings; const-eval on TTNN; an op-by-op report on fx/onnx, or a "
-                           "StageComparison's per-op PCC on its later stage), on 127.0.0.1 (stop with "
-                           "tb.explorer_stop()).")
+    explorer = view_method("Stage.explorer", "explorer(report=None, port=0, height=700, bookkeeping=False): the "
+                           "stage in Model Explorer with ttbench's overlays (findings; const-eval on TTNN; an op-by-op "
+                           "report on fx/onnx, or a StageComparison's per-op PCC on its later stage), on 127.0.0.1 "
+                           "(stop with tb.explorer_stop()); transfers, layouts and frees drawn with bookkeeping=True.")
 
     @classmethod
     def skipped(cls, name: str, failed: str) -> "Stage":

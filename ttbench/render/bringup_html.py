@@ -20,7 +20,7 @@ import re
 from collections import Counter, OrderedDict
 
 from ..analysis.findings import KINDS, human_bytes
-from ..analysis.op_kinds import needs_location
+from ..analysis.op_kinds import BOOKKEEPING_OPS, is_bookkeeping, needs_location
 from ..io.export import seconds_cell
 from .view_script import SCRIPT
 
@@ -40,6 +40,7 @@ CSS = """
 .ttb .legend span{display:inline-block;margin-right:12px}.ttb .chip{display:inline-block;width:10px;height:10px;margin-right:4px}
 .ttb .panes{display:flex;gap:6px;align-items:flex-start;overflow-x:auto}
 .ttb .pane{flex:1 1 240px;min-width:240px;border:1px solid #d0d7de;border-radius:4px}.ttb .pane.off{display:none}
+.ttb:not(.show-bk) .op.bk{display:none}.ttb .bk-toggle{margin-left:14px}
 .ttb .ttb-ctl .fit{color:#57606a;font-style:italic;margin-left:6px}
 .ttb .pane h3{margin:0;padding:4px 8px;background:#f6f8fa;font-size:13px}
 .ttb .pane pre{position:relative}.ttb .pane pre,.ttb .src pre{margin:0;padding:4px 8px;overflow-x:auto;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow-y:auto}
@@ -156,15 +157,18 @@ def _module_pane(b, modules, per_module, ends) -> str:
         cells = "".join(f"<td>{per_module[m].get(n, '') or ''}</td>" for n in names)
         rows.append(f"<tr id='mod-{m}' data-m='{m}'><td title='{html.escape(path)}' style='padding-left:{4 + 10 * depth}px'>"
                     f"{toggle}{html.escape(label)}</td>{cells}</tr>")
-    return (f"<details open class='mods'><summary>modules ({len(modules)}): ops per stage, submodules included"
+    return (f"<details open class='mods'><summary>modules ({len(modules)}): ops per stage, submodules included, "
+            f"bookkeeping ops not counted"
             f"</summary><table><thead><tr><th>module</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
             f"</details>")
 
 
 def _plain_line(op) -> str:
-    """A folded op: no id, link or colour (nothing links into a fold; the page must stay small)."""
+    """A folded op: no id, link or colour (nothing links into a fold; the page must stay small). Bookkeeping ops
+    are marked `bk`: hidden unless the view's "bookkeeping ops" box is ticked."""
     text = op.text if len(op.text) <= FOLDED_OP_CHARS else op.text[:FOLDED_OP_CHARS] + " …"
-    return f"<span class='op'><span class='ln'>{op.index}</span>{html.escape(text)}</span>"
+    kind = "op bk" if is_bookkeeping(op.name) else "op"
+    return f"<span class='{kind}'><span class='ln'>{op.index}</span>{html.escape(text)}</span>"
 
 
 def _constant_badge(f) -> str:
@@ -176,7 +180,7 @@ def _constant_badge(f) -> str:
 
 def _op_line(stage_name, op, found, src_ids) -> str:
     kinds = sorted({f.kind for f in found})
-    classes = "op" + "".join(f" f-{k}" for k in kinds)
+    classes = "op" + "".join(f" f-{k}" for k in kinds) + (" bk" if not found and is_bookkeeping(op.name) else "")
     badge = ""
     if found:
         texts = []
@@ -274,9 +278,13 @@ def render_bringup(b, plots: bool = False) -> str:
                            for op in s.ops] for n, s in b.stages.items()},
             "opModule": module_of_op,
             "repeat": {n: [r.start, r.length, r.count] for n, r in repeats.items()}}
+    bookkeeping = sum(is_bookkeeping(op.name) for s in b.stages.values() for op in s.ops)
     controls = ("<div class='ttb-ctl'>stages shown: " + "".join(
         f"<label><input type='checkbox' checked data-stage='{html.escape(n)}'> {html.escape(n)}</label>"
-        for n in b.stages) + "<button type='button' class='ttb-clear'>clear selection</button>"
+        for n in b.stages) + (f"<label class='bk-toggle' title='{html.escape(BOOKKEEPING_OPS)}'><input "
+                              f"type='checkbox' data-bookkeeping> bookkeeping ops ({bookkeeping})</label>"
+                              if bookkeeping else "")
+        + "<button type='button' class='ttb-clear'>clear selection</button>"
         "<div class='ttb-sel'>select a source line, a module or an op: its ops light up in every stage</div></div>")
     page = (f"<div class='ttb' id='ttb-root'><style>{CSS}</style>{_header(b, findings)}"
             f"<div class='nav'>{_source_pane(b, lines, repeats, code)}{_module_pane(b, modules, per_module, ends)}</div>"
@@ -308,7 +316,7 @@ def _module_tree(b):
     per_module = [Counter() for _ in modules]
     for n, s in b.stages.items():
         for op in s.ops:
-            if op.module is None:
+            if op.module is None or is_bookkeeping(op.name):  # counted: what computes, not what moves or frees
                 continue
             parts = op.module.split(".") if op.module else []
             for i in range(len(parts) + 1):

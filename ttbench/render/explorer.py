@@ -11,12 +11,20 @@ from __future__ import annotations
 import html
 
 from ..analysis.findings import KINDS
+from ..analysis.op_kinds import is_bookkeeping
+from ..core import notebook_cell
 from .bringup_html import render_bringup
 
 
 def _key(op):
     """What ties ops of different stages together: their source line and module."""
     return (op.location, op.module) if op.location is not None else None
+
+
+def _line_matches(text: str, location) -> bool:
+    """Whether the source filter `text` is in the label shown (`In[3]:12`, `loader.py:14`), or in a file's full
+    path; never in a notebook cell's made-up file name, which is not shown."""
+    return text in location.short or (notebook_cell(location.file) is None and text in str(location))
 
 
 class Explorer:
@@ -29,12 +37,14 @@ class Explorer:
         self.stages = w.SelectMultiple(options=names, value=tuple(names[:2]), description="stages", rows=len(names))
         self.op_filter = w.Text(description="op", placeholder="e.g. convolution, mm")
         self.kind = w.Dropdown(options=["any"] + list(KINDS), value="any", description="finding")
-        self.line = w.Text(description="source", placeholder="e.g. modeling_bert.py:177")
+        self.line = w.Text(description="source", placeholder="e.g. modeling_bert.py:177 or In[3]:12")
+        self.bookkeeping = w.Checkbox(value=False, description="bookkeeping ops (transfers, layouts, frees)",
+                                      indent=False)
         self.lists = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.details = w.HTML()
-        self.widget = w.VBox([w.HBox([self.stages, w.VBox([self.op_filter, self.kind, self.line])]), self.lists,
-                              self.details])
-        for control in (self.stages, self.op_filter, self.kind, self.line):
+        self.widget = w.VBox([w.HBox([self.stages, w.VBox([self.op_filter, self.kind, self.line, self.bookkeeping])]),
+                              self.lists, self.details])
+        for control in (self.stages, self.op_filter, self.kind, self.line, self.bookkeeping):
             control.observe(lambda _: self.refresh(), names="value")
         self.refresh()
 
@@ -49,11 +59,13 @@ class Explorer:
         named = self._named(self.op_filter.value) if self.op_filter.value else None
         out = []
         for op in self.b.stages[stage].ops:
+            if not self.bookkeeping.value and is_bookkeeping(op.name):
+                continue
             if named is not None and self.op_filter.value not in op.name and _key(op) not in named:
                 continue
             if self.kind.value != "any" and self.kind.value not in self._kinds(stage, op.index):
                 continue
-            if self.line.value and not (op.location and self.line.value in str(op.location)):
+            if self.line.value and not (op.location and _line_matches(self.line.value.strip(), op.location)):
                 continue
             out.append(op)
         return out

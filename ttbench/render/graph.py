@@ -9,20 +9,33 @@ from typing import Optional
 
 from .. import optional
 from ..proc.children import run_once
+from ..analysis.op_kinds import is_bookkeeping
 from .bringup_html import KIND_COLOURS, findings_by_op
 
 MAX_NODES = 300
+ZOOM_AFTER = 100  # a graph of more ops squeezed to the cell's width has unreadable text: it scrolls and zooms instead
+
+# Zoom by the picture's width (the box scrolls); "fit" gives it the cell's width again.
+_ZOOM = ("var s=this.parentNode.nextElementSibling.querySelector('svg');"
+         "s.style.width=Math.round(s.getBoundingClientRect().width*{factor})+'px'")
+_ZOOM_BUTTONS = (f'<button type="button" onclick="{_ZOOM.format(factor=1.25)}">+</button>'
+                 f'<button type="button" onclick="{_ZOOM.format(factor=0.8)}">&minus;</button>'
+                 '<button type="button" onclick="var s=this.parentNode.nextElementSibling.querySelector(\'svg\');'
+                 's.style.width=\'100%\'">fit</button>')
 
 
 @dataclass
 class Graph:
     dot: str  # DOT source
     shown: int
-    total: int
+    total: int  # ops that pass the filters (bookkeeping left out unless asked for)
+    bookkeeping_hidden: int = 0
 
     @property
     def caption(self) -> str:
-        return f"showing {self.shown} of {self.total} ops" if self.shown < self.total else f"{self.total} ops"
+        text = f"showing {self.shown} of {self.total} ops" if self.shown < self.total else f"{self.total} ops"
+        hidden = f" ({self.bookkeeping_hidden} bookkeeping ops not drawn: bookkeeping=True draws them)"
+        return text + (hidden if self.bookkeeping_hidden else "")
 
     def svg(self) -> Optional[str]:
         piece = optional.dot()
@@ -34,6 +47,11 @@ class Graph:
     def _repr_html_(self) -> str:
         svg = self.svg()
         caption = f"<div><i>{html.escape(self.caption)}</i></div>"
+        if svg is not None and self.shown > ZOOM_AFTER:  # at its own size in a box that scrolls, with a zoom
+            picture = svg[svg.find("<svg"):].replace("<svg", "<svg style='max-width:none;height:auto'", 1)
+            return (f"<div><i>{html.escape(self.caption)}: drawn at full size (scroll, or zoom here; "
+                    f"stage.explorer() opens it in Model Explorer)</i> {_ZOOM_BUTTONS}</div>"
+                    f"<div style='overflow:auto;max-height:80vh;border:1px solid #d0d7de'>{picture}</div>")
         if svg is not None:
             return caption + svg[svg.find("<svg"):]
         return (caption + f"<div>graphviz's <code>dot</code> is not installed ({html.escape(optional.dot().hint)}); "
@@ -50,6 +68,25 @@ def _quote(s: str) -> str:
 def _kinds_by_index(findings, stage: str) -> dict:
     return {index: {f.kind for f in found} for (name, index), found in findings_by_op(findings or ()).items()
             if name == stage}
+
+
+def edges_around(edges: list, hidden: set) -> list:
+    """`edges` with the `hidden` ops taken out and their users wired to what they carried (a value moved by a
+    to_layout is drawn from the op that computed it)."""
+    if not hidden:
+        return edges
+    incoming: dict = {}
+    for a, b in edges:
+        incoming.setdefault(b, []).append(a)
+    carried: dict = {}  # hidden op -> the shown ops its value came from (ops use earlier ops: one pass in order)
+    out = []
+    for b in sorted(incoming):
+        sources = dict.fromkeys(s for a in incoming[b] for s in (carried.get(a, ()) if a in hidden else (a,)))
+        if b in hidden:
+            carried[b] = tuple(sources)
+        else:
+            out.extend((a, b) for a in sources)
+    return out
 
 
 def def_use_edges(stage) -> list:
@@ -83,10 +120,12 @@ def def_use_edges(stage) -> list:
 
 
 def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Optional[str] = None,
-                kind: Optional[str] = None) -> Graph:
-    """`op_filter`: keep ops whose name contains it; `kind`: keep ops with a finding of that kind."""
+                kind: Optional[str] = None, bookkeeping: bool = False) -> Graph:
+    """`op_filter`: keep ops whose name contains it; `kind`: keep ops with a finding of that kind; `bookkeeping`:
+    draw transfers, layouts and frees too (left out by default, their users wired to what they carried)."""
     kinds = _kinds_by_index(findings, stage.name)
-    ops = [op for op in stage.ops if (op_filter is None or op_filter in op.name)
+    hidden = set() if bookkeeping else {op.index for op in stage.ops if is_bookkeeping(op.name)}
+    ops = [op for op in stage.ops if (op_filter is None or op_filter in op.name) and op.index not in hidden
            and (kind is None or kind in kinds.get(op.index, ()))]
     total = len(ops)
     ops = ops[:max_nodes]
@@ -95,9 +134,9 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
     for op in ops:
         cluster = op.module if op.module else (op.attrs.get("func") or "")  # modules, else the function
         clusters.setdefault(cluster, []).append(op)
-    edges = [(a, b) for a, b in def_use_edges(stage) if a in keep and b in keep]
+    edges = [(a, b) for a, b in edges_around(def_use_edges(stage), hidden) if a in keep and b in keep]
     lines = ["digraph stage {", "  rankdir=TB; node [shape=box, style=filled, fillcolor=white, fontsize=10];",
-             f"  label={_quote(f'{stage.name}: {Graph(dot=str(), shown=len(ops), total=total).caption}')};"]
+             f"  label={_quote(f'{stage.name}: {Graph(str(), len(ops), total, len(hidden)).caption}')};"]
     for k, (cluster, members) in enumerate(clusters.items()):
         if cluster:
             lines.append(f"  subgraph cluster_{k} {{ label={_quote(cluster)}; style=dashed;")
@@ -111,4 +150,4 @@ def stage_graph(stage, findings=None, max_nodes: int = MAX_NODES, op_filter: Opt
             lines.append("  }")
     lines += [f"  n{a} -> n{b};" for a, b in dict.fromkeys(edges)]
     lines.append("}")
-    return Graph(dot="\n".join(lines) + "\n", shown=len(ops), total=total)
+    return Graph(dot="\n".join(lines) + "\n", shown=len(ops), total=total, bookkeeping_hidden=len(hidden))

@@ -19,13 +19,14 @@ from typing import Optional
 
 from .. import optional
 from ..analysis.findings import KINDS
-from ..core import BadInput
+from ..analysis.op_kinds import is_bookkeeping
+from ..core import BadInput, notebook_cell
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
 from ..proc.servers import start_server
 from ..run.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
-from .graph import def_use_edges
+from .graph import def_use_edges, edges_around
 from .served_frame import ServedFrame
 
 MAX_ATTR_CHARS = 2000  # a node's printed line is cut there (the stage text keeps it whole)
@@ -34,19 +35,24 @@ CONST_EVAL_COLOUR = "#0969da"
 SEVERITY = ("verifier", "semantic", "inplace", "constant", "location_lost")  # the colour an op with several findings gets
 
 
-def stage_graph(stage, findings=None, label: Optional[str] = None) -> dict:
-    """Model Explorer's graphs JSON for one stage (`{"graphs": [graph]}`)."""
+def stage_graph(stage, findings=None, label: Optional[str] = None, bookkeeping: bool = False) -> dict:
+    """Model Explorer's graphs JSON for one stage (`{"graphs": [graph]}`). Bookkeeping ops (transfers, layouts,
+    frees: op_kinds.is_bookkeeping) are left out unless asked for, their users wired to what they carried."""
     if not stage.ok:
         raise BadInput(f"the {stage.name} stage failed ({stage.error}): there is no graph to explore")
     found = findings_by_op(findings or ())
+    hidden = set() if bookkeeping else {op.index for op in stage.ops if is_bookkeeping(op.name)}
     incoming: dict = {}
-    for source, target in def_use_edges(stage):
+    for source, target in edges_around(def_use_edges(stage), hidden):
         incoming.setdefault(target, []).append(source)
     nodes = []
     for op in stage.ops:
+        if op.index in hidden:
+            continue
         attrs = [("op", op.text[:MAX_ATTR_CHARS]), ("index", str(op.index))]
-        if op.location is not None:
-            attrs.append(("source", str(op.location)))
+        if op.location is not None:  # a notebook cell as In[N]:line, not its made-up file name
+            attrs.append(("source", op.location.short if notebook_cell(op.location.file) is not None
+                          else str(op.location)))
         if op.chain:
             attrs.append(("location chain", " <- ".join(str(loc) for loc in op.chain)))
         if op.module is not None:
@@ -138,7 +144,7 @@ def overlays(b, stage_name: str, report=None) -> dict:
     return out
 
 
-def explorer_files(b, report=None, stages=None) -> dict:
+def explorer_files(b, report=None, stages=None, bookkeeping: bool = False) -> dict:
     """"explorer/<stage>.json" (the graph) and "explorer/<stage>.<overlay>.json" (node data) -> JSON text, for every
     stage that reached an IR (or those named in `stages`): what `ttbench bringup --explorer` puts in the export
     folder."""
@@ -146,16 +152,17 @@ def explorer_files(b, report=None, stages=None) -> dict:
     for name, stage in b.stages.items():
         if not stage.ok or (stages is not None and name not in stages):
             continue
-        files[f"explorer/{name}.json"] = json.dumps(stage_graph(stage, b.findings, label=f"{b.model_name} · {name}"))
+        files[f"explorer/{name}.json"] = json.dumps(stage_graph(stage, b.findings, label=f"{b.model_name} · {name}",
+                                                               bookkeeping=bookkeeping))
         for overlay, data in overlays(b, name, report).items():
             files[f"explorer/{name}.{overlay.replace(' ', '_')}.json"] = json.dumps(data)
     return files
 
 
-def write_explorer_files(b, folder: str, report=None, stages=None) -> list:
+def write_explorer_files(b, folder: str, report=None, stages=None, bookkeeping: bool = False) -> list:
     os.makedirs(os.path.join(folder, "explorer"), exist_ok=True)
     return [write_text_atomic(os.path.join(folder, name), text)
-            for name, text in explorer_files(b, report, stages).items()]
+            for name, text in explorer_files(b, report, stages, bookkeeping).items()]
 
 
 # --- serving ---------------------------------------------------------------------------------------------------
@@ -252,14 +259,15 @@ server.start(host="127.0.0.1", port=port, config=config, no_open_in_browser=True
 """
 
 
-def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0) -> ServedFrame:
+def serve(stage, report=None, port: int = 0, height: int = 700, timeout: float = 60.0,
+          bookkeeping: bool = False) -> ServedFrame:
     """Serve one stage with its overlays on 127.0.0.1 (a child process, stopped by `tb.explorer_stop()`)."""
     b = stage.bringup()
     if b is None:
         raise BadInput("explorer() needs a stage of a bringup (tb.bringup(...).stages[name])")
     _require_model_explorer()
     folder = scratch_dir("ttbench-explorer-")
-    paths = write_explorer_files(b, folder, report, stages=[stage.name])
+    paths = write_explorer_files(b, folder, report, stages=[stage.name], bookkeeping=bookkeeping)
     graph = os.path.join(folder, "explorer", f"{stage.name}.json")
     return serve_files(graph, [p for p in paths if p != graph], port, height, timeout)
 

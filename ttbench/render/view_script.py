@@ -143,6 +143,10 @@ SCRIPT = r"""
     var target = a && document.getElementById(a.getAttribute("href").slice(1));
     if (target) target.scrollIntoView({block: "nearest"});
   });
+  var bookkeeping = root.querySelector(".ttb-ctl input[data-bookkeeping]");
+  if (bookkeeping) bookkeeping.addEventListener("change", function () {
+    root.classList.toggle("show-bk", bookkeeping.checked);
+  });
   var boxes = root.querySelectorAll(".ttb-ctl input[data-stage]");
   boxes.forEach(function (box) {
     box.addEventListener("change", function () {

@@ -43,11 +43,13 @@ def save_page(path: str, *views, title: str = "ttbench") -> str:
 
 # --- Stage ----------------------------------------------------------------------------------------------------
 
-def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None):
-    """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind."""
+def stage_graph(stage, max_nodes: int = 300, op_filter: Optional[str] = None, kind: Optional[str] = None,
+                bookkeeping: bool = False):
+    """The stage as a graph (graphviz SVG, or DOT text when `dot` is missing), coloured by finding kind; transfers,
+    layouts and frees drawn with bookkeeping=True."""
     b = stage.bringup()
     findings = b.findings if b is not None else None
-    return draw(stage, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind)
+    return draw(stage, findings, max_nodes=max_nodes, op_filter=op_filter, kind=kind, bookkeeping=bookkeeping)
 
 
 def stage_netron(stage, port: int = 0, height: int = 600):
@@ -55,11 +57,12 @@ def stage_netron(stage, port: int = 0, height: int = 600):
     return show(stage, port=port, height=height)
 
 
-def stage_explorer(stage, report=None, port: int = 0, height: int = 700):
+def stage_explorer(stage, report=None, port: int = 0, height: int = 700, bookkeeping: bool = False):
     """The stage in Google's Model Explorer, with ttbench's overlays (findings; const-eval on TTNN; `report`'s
     op-by-op results on fx/onnx, or a StageComparison's per-op PCC on its later stage, e.g. ttnn), served on
-    127.0.0.1; shown as an IFrame. Stop with tb.explorer_stop()."""
-    return serve(stage, report=report, port=port, height=height)
+    127.0.0.1; shown as an IFrame. Bookkeeping ops (transfers, layouts, frees) are drawn with bookkeeping=True.
+    Stop with tb.explorer_stop()."""
+    return serve(stage, report=report, port=port, height=height, bookkeeping=bookkeeping)
 
 
 # --- findings, runs -------------------------------------------------------------------------------------------
