@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+import torch
 
 import ttbench as tb
 from ttbench.analysis.op_kinds import needs_location
@@ -390,4 +391,22 @@ def test_bookkeeping_ops_show_only_when_asked_for(two_mlps):
         view.locator(".ttb-ctl input[data-bookkeeping]").check()
         view.locator("section.pane[id$='stage-ttnn'] details.fold").evaluate_all("ds => ds.forEach(d => d.open = true)")
         assert line.is_visible()
+        assert not page.errors
+
+
+def test_selecting_a_fused_line_lights_the_op_it_runs_inside(tmp_path):
+    from test_findings import FusedRelu, line_of
+
+    b = tb.bringup(FusedRelu(), (torch.randn(4, 8),))
+    loc = next(op.location for op in b.stages["ttir"].ops if op.location and op.location.line == line_of("LINE_FUSED"))
+    host = b.findings.fused["ttnn"][loc].hosts[0]
+    path = tb.save_html(str(tmp_path / "fused.html"), b)
+    with browser_page() as page:
+        page.goto("file://" + path)
+        view = page.locator("div.ttb").nth(0)
+        row = view.locator("tr[data-k]").filter(has_text=loc.short)
+        assert row.locator("td.fused").inner_text() == "fused"
+        row.click()
+        assert _selected(view)["ttnn"] == {host}
+        assert "ttnn 1" in view.locator(".ttb-sel").inner_text()
         assert not page.errors

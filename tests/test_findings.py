@@ -58,7 +58,8 @@ def test_functionalized_dynamo_graph_shows_the_out_of_place_replacements():
     fx = _inplace_by_line(b, "fx")
     assert set(fx) == INPLACE_LINES  # the source still mutates; the lineage says what became of it
     relu = fx[line_of("LINE_RELU")].details["lineage"]
-    assert relu["torchfx"] == {"status": "functionalized", "ops": ["torch.aten.relu"], "inplace_ops": []}
+    assert relu["torchfx"] == {"status": "functionalized", "ops": ["torch.aten.relu"], "became": ["torch.aten.relu"],
+                               "inplace_ops": []}
     assert "stablehlo.maximum" in relu["stablehlo"]["ops"]
     assert "torch.aten.add.Scalar" in fx[line_of("LINE_ADD")].details["lineage"]["torchfx"]["ops"]
     setitem = fx[line_of("LINE_SETITEM")].details["lineage"]
@@ -242,3 +243,39 @@ def test_a_tied_weight_exported_to_onnx_is_a_parameter_under_either_name():
     roles = {f.details["name"]: f.details["role"] for f in b.findings.of("constant", "onnx")}
     assert set(roles.values()) == {"parameter"}, roles
     assert b.findings.summary()["onnx"]["non_weight_constants"] == 0
+
+
+class FusedRelu(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.lin(x) * 3  # LINE_LIN
+        y.relu_()  # LINE_FUSED
+        return y + 1  # LINE_USER
+
+
+@pytest.mark.tt
+def test_a_fused_activation_is_said_fused_into_its_op_not_lost():
+    """Issue 44, item 4: the relu_() line showed "ttnn 0" and a violet "location lost", while the TTNN program runs
+    it fused into the add of the line after, as the activation of that add's first input."""
+    b = tb.bringup(FusedRelu(), (torch.randn(4, 8),))
+    assert b.ok, b.table()
+    loc = next(op.location for op in b.stages["ttir"].ops if op.location and op.location.line == line_of("LINE_FUSED"))
+    into = b.findings.fused["ttnn"][loc]
+    assert into.kind == "relu" and str(into).startswith("fused into ttnn.add #")
+    assert str(into).endswith("(as the activation relu of its first input)")
+    assert all(line.endswith(f":{line_of('LINE_USER')}") for line in into.host_lines)
+    assert "relu" in b.stages["ttnn"].ops[into.hosts[0]].text
+    assert not [f for f in b.findings.of("location_lost", "ttnn") if f.location == loc]
+    [inplace] = [f for f in b.findings.of("inplace", "fx") if f.location == loc]
+    assert f"ttnn: {into}" in inplace.message  # the in-place story goes on to the op it runs inside
+    assert "functionalized into stablehlo.maximum" in inplace.message and "multiply" not in inplace.message
+    page = b._repr_html_()
+    assert "fused into ttnn." in page and f"fused: relu of {loc.short}" in page  # the line's cell, the host's badge
+    from ttbench.render.model_explorer import stage_graph
+
+    [host] = [n for n in stage_graph(b.stages["ttnn"], b.findings)["graphs"][0]["nodes"] if n["id"] == str(into.hosts[0])]
+    assert {"key": "fused activation", "value": f"relu of {loc.short}"} in host["attrs"]
+

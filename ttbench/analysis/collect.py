@@ -5,6 +5,7 @@ from ..progress import bar, in_notebook
 from .constants import DEFAULT_MIN_BYTES, analyze_constants
 from .coverage import analyze_coverage
 from .findings import Findings, FindingsSummary
+from .fusion import analyze_fusion
 from .inplace import analyze_inplace
 from .repeats import stage_repeats
 from .semantics import analyze_semantics
@@ -32,4 +33,4 @@ def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     for name, stage in bringup.stages.items():
         status = "ok" if stage.ok else ("skipped" if (stage.error or "").startswith("skipped") else "failed")
         rows.append({"stage": name, "status": status, "ops": len(stage.ops), **columns[name]})
-    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup))
+    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup), analyze_fusion(bringup))

@@ -11,6 +11,7 @@ from collections import Counter
 from ..core import FindingKind
 from .findings import Finding
 from ..ir.locations import is_user_file
+from .fusion import fused_lines
 from .op_kinds import needs_location
 
 
@@ -68,7 +69,8 @@ def analyze_coverage(bringup):
         if previous is not None and stage.ops:
             here = {op.location for op in stage.ops if op.location}
             before = Counter(op.location for op in previous.ops if op.location and needs_location(op.name))
-            lost = [loc for loc in before if loc not in here]
+            fused = fused_lines(stage, previous)  # not lost: run inside another op (said so in every view)
+            lost = [loc for loc in before if loc not in here and loc not in fused]
             columns[stage.name]["lines_lost"] = len(lost)
             why = (f"{stage.name} has {len(unlocated)} op(s) without a location: the step may have dropped it"
                    if unlocated else f"every {stage.name} op has a location: the ops were folded away")

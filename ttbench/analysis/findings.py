@@ -136,10 +136,12 @@ def with_min_bytes(meaning: str, min_bytes: int) -> str:
 class Findings(list):
     """A list of Finding, plus the per-stage numbers the analyses measured."""
 
-    def __init__(self, findings, summary: FindingsSummary, repeats: Optional[dict] = None):
+    def __init__(self, findings, summary: FindingsSummary, repeats: Optional[dict] = None,
+                 fused: Optional[dict] = None):
         super().__init__(findings)
         self._summary = summary
         self.repeats = repeats or {}  # stage -> repeats.Repeat: the run of identical blocks (layers) it holds
+        self.fused = fused or {}  # stage -> {SourceLoc: fusion.FusedInto}: lines whose activation runs inside an op
 
     def folded(self) -> list:
         """[(finding, times)]: a finding in a repeated block after the first is counted with its twin in the first

@@ -7,11 +7,13 @@ operators, functions called with inplace=True. Torch dialect: `torch.aten.*_` op
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from ..core import FindingKind, Op, SourceLoc, Stage
 from ..stages.fx import fx_node_mutates
 from .findings import Finding
-from .op_kinds import needs_location
+from .fusion import analyze_fusion
+from .op_kinds import kinds_of, needs_location, op_kind
 
 _MUTATION_OPS = frozenset({"torch.overwrite.tensor.contents", "torch.copy.to_tensor", "torch.copy.to_vtensor"})
 _TORCH_INPLACE_RE = re.compile(r"^torch\.aten\.(?!_*[a-z0-9]*__)([a-z0-9_]*[a-z0-9]_)(\.|$)")
@@ -31,22 +33,28 @@ def inplace_ops(stage: Stage) -> list:
     return []
 
 
-def lineage(op, later_stages: list) -> dict:
-    """What each later stage has at the op's source line: {stage: {"status", "ops"}}, status one of
-    "functionalized", "still in-place", "gone", "stage failed"."""
+def lineage(op, later_stages: list, fused: Optional[dict] = None) -> dict:
+    """What each later stage has at the op's source line: {stage: {"status", "ops", "became"}}, status one of
+    "functionalized", "still in-place", "fused" (its activation runs inside another op: `fused` is
+    fusion.analyze_fusion's answer, and "into" says where), "gone", "stage failed". "ops" are all the line's ops,
+    "became" those of the in-place op's own kind (relu_ -> relu, maximum), what the op itself turned into."""
     out = {}
+    kinds = kinds_of(op_kind(op.name))
     for stage in later_stages:
         if not stage.ok:
             out[stage.name] = {"status": "stage failed", "ops": [], "error": stage.error}
             continue
         same_line = [o for o in stage.ops if o.location == op.location and needs_location(o.name)]
         if not same_line:
-            out[stage.name] = {"status": "gone", "ops": []}
+            into = (fused or {}).get(stage.name, {}).get(op.location)
+            out[stage.name] = {"status": "fused", "ops": [], "into": str(into)} if into is not None \
+                else {"status": "gone", "ops": []}
             continue
         mutating = {o.index for o in inplace_ops(stage)}
         names = sorted({o.name for o in same_line})
         status = "still in-place" if any(o.index in mutating for o in same_line) else "functionalized"
         out[stage.name] = {"status": status, "ops": names,
+                           "became": sorted({o.name for o in same_line if op_kind(o.name) in kinds}),
                            "inplace_ops": sorted({o.name for o in same_line if o.index in mutating})}
     return out
 
@@ -57,8 +65,13 @@ def _describe(lineage_map: dict) -> str:
         if entry["status"] == "still in-place":
             parts.append(f"{stage}: still in-place ({', '.join(entry['inplace_ops'])})")
         elif entry["status"] == "functionalized":
-            shown = entry["ops"][:4] + (["..."] if len(entry["ops"]) > 4 else [])
-            parts.append(f"{stage}: functionalized into {', '.join(shown)}")
+            ops = entry.get("became") or entry["ops"]
+            shown = ", ".join(ops[:4] + (["..."] if len(ops) > 4 else []))
+            what = shown if entry.get("became") else f"the line's {shown}"
+            parts.append(f"{stage}: functionalized into {what}" if stage in ("fx", "torchfx", "stablehlo")
+                         else f"{stage}: {what}")
+        elif entry["status"] == "fused":
+            parts.append(f"{stage}: {entry['into']}")
         else:
             parts.append(f"{stage}: {entry['status']}")
     return "; ".join(parts)
@@ -68,18 +81,19 @@ def analyze_inplace(bringup):
     """-> (findings, {stage: {"inplace": count}})."""
     stages = list(bringup.stages.values())
     findings, columns = [], {}
+    fused = analyze_fusion(bringup)
     for i, stage in enumerate(stages):
         if not stage.ok or stage.name not in ("fx", "torchfx"):
             continue
         ops = inplace_ops(stage)
         updates = _state_updates(stage)
-        # Lineage stops at stablehlo: later stages have no notion of mutation and the line's ops are there.
-        later = [s for s in stages[i + 1:] if s.name in ("torchfx", "stablehlo")]
-        rewritten = _functionalized_by_export(stage, later)
+        # Lineage runs to the last stage: what the op became there, or the op its activation was fused into.
+        later = stages[i + 1:]
+        rewritten = _functionalized_by_export(stage, later, fused)
         findings.extend(updates + rewritten)
         columns[stage.name] = {"inplace": len(ops) + len(updates) + len(rewritten)}
         for op in ops:
-            lin = lineage(op, later) if op.location else {}
+            lin = lineage(op, later, fused) if op.location else {}
             findings.append(Finding(
                 kind=FindingKind.INPLACE, stage=stage.name, op=op.name, location=op.location,
                 message=f"{op.name} mutates its input" + (f" -> {_describe(lin)}" if lin else
@@ -88,14 +102,14 @@ def analyze_inplace(bringup):
     return findings, columns
 
 
-def _functionalized_by_export(stage: Stage, later: list) -> list:
+def _functionalized_by_export(stage: Stage, later: list, fused: dict) -> list:
     """The in-place ops the model's code has and torch.export rewrote out of place before the fx stage (so that
     stage shows none): one finding each, with what every stage has at its line, and the frontend that keeps them."""
     out = []
     for written in stage.meta.get("inplace_rewritten", ()):
         loc = SourceLoc(written["file"], written["line"]) if written.get("file") else None
         op = Op(index=-1, name=written["op"], location=loc)
-        lin = lineage(op, [stage] + later) if loc else {}
+        lin = lineage(op, [stage] + later, fused) if loc else {}
         functional = ".".join(written["op"].split(".")[:2]).rstrip("_") + "."  # aten.add_.Tensor -> aten.add.
         shown = next((o.index for o in stage.ops if loc and o.location == loc and o.name.startswith(functional)),
                      None)  # the op it became, which the view marks

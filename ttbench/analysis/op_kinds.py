@@ -57,3 +57,47 @@ NOT_COUNTED_FOR_COVERAGE = ("tensor constants (" + ", ".join(sorted(TENSOR_CONST
                             "torch.prim.ListConstruct/TupleConstruct, ttnn.get_device, ttnn.deallocate, "
                             "ttcore.load_cached, ttnn.to_device/from_device/to_layout/to_memory_config, "
                             "ttnn.full/ones/zeros/empty")
+
+
+# Op kinds that compute the same thing under each stage's names (aten, StableHLO, TTIR, TTNN). An op is compared
+# only with ops of its own kind (or, for a TTNN op with fused activations, of those activations' kinds): an
+# intermediate of a rewrite (an erf polynomial standing for one gelu) has no counterpart and is listed unmatched.
+KIND_CLASSES = (
+    {"mm", "bmm", "matmul", "addmm", "linear", "dot_general", "dot", "baddbmm"},
+    {"convolution", "conv2d", "conv_transpose2d", "_convolution", "conv1d"},
+    {"add", "add_"}, {"mul", "multiply", "mul_"}, {"sub", "subtract", "rsub"}, {"div", "divide"},
+    {"relu", "relu_", "maximum", "clamp_min", "relu6", "hardtanh"}, {"minimum", "clamp_max"},
+    {"clamp", "clamp_scalar", "clamp_tensor", "hardtanh"},
+    {"max_pool2d", "max_pool2d_with_indices", "reduce_window"}, {"avg_pool2d", "reduce_window"},
+    {"sum", "reduce", "mean"}, {"amax", "max", "reduce"}, {"amin", "min", "reduce"},
+    {"softmax", "_softmax"}, {"sigmoid", "logistic"}, {"neg", "negate"}, {"pow", "pow_scalar", "power"},
+    {"where", "select"}, {"embedding", "gather", "rows_gather", "index_select", "take"},
+    {"eq", "compare"}, {"ne", "compare"}, {"ge", "compare"}, {"gt", "compare"}, {"le", "compare"},
+    {"lt", "compare"}, {"cumsum", "reduce_window"}, {"exp", "exponential"}, {"log"}, {"tanh"}, {"gelu"},
+    {"rsqrt"}, {"sqrt"}, {"erf"}, {"abs"}, {"pad"}, {"reverse", "flip"},
+)
+# The op an earlier stage may end an activation with when it computes it as several (relu6: a maximum, then a
+# minimum).
+COMPOSED_ACTIVATIONS = {"relu6": {"minimum", "clamp_max", "clamp", "clamp_scalar"}}
+
+
+def kinds_of(name: str) -> set:
+    """A kind name with the names the other stages give the same computation."""
+    out = {name}
+    for cls in KIND_CLASSES:
+        if name in cls:
+            out |= cls
+    return out
+
+
+def op_kind(name: str) -> str:
+    """What an op computes, without its dialect, overload or in-place mark: `aten.relu_.default`, `Tensor.relu_`,
+    `torch.aten.relu_`, `ttir.relu` -> `relu`; `stablehlo.maximum` -> `maximum` (see kinds_of for its aliases)."""
+    parts = name.split(".")
+    if len(parts) > 2 and parts[:2] == ["torch", "aten"]:
+        base = parts[2]
+    elif len(parts) > 1 and parts[0] in ("aten", "Tensor", "prims"):
+        base = parts[1]
+    else:
+        base = parts[-1]
+    return base.lower().rstrip("_") or base.lower()

@@ -127,12 +127,18 @@ def _header(b, findings) -> str:
 def _source_pane(b, lines, repeats, code) -> str:
     names = list(b.stages)
     head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    fused = b.findings.fused
     rows = []
     for k, (loc, per_stage) in enumerate(lines.items()):
         cells = []
         for n in names:
             idx = per_stage.get(n)
             first = repeats[n].twin(idx[0]) if idx and n in repeats else (idx[0] if idx else None)
+            into = fused.get(n, {}).get(loc)
+            if not idx and into is not None:  # no op of its own: it runs inside another op, which the link opens
+                cells.append(f"<td class='fused' title='{html.escape(str(into))}'><a href='#op-{html.escape(n)}-"
+                             f"{into.hosts[0]}'>fused</a></td>")
+                continue
             cells.append(f"<td><a href='#op-{html.escape(n)}-{first}'>{len(idx)}</a></td>" if idx else "<td></td>")
         # line, ops per stage, then the code: the counts stay in view and a long line runs on to the right
         rows.append(f"<tr id='src-{k}' data-k='{k}'><td title='{html.escape(str(loc))}'>{html.escape(loc.short)}</td>"
@@ -178,14 +184,15 @@ def _constant_badge(f) -> str:
     return f"constant: {human_bytes(f.nbytes)}"
 
 
-def _op_line(stage_name, op, found, src_ids) -> str:
+def _op_line(stage_name, op, found, src_ids, hosted=()) -> str:
+    """One op of a stage pane; `hosted`: the source lines whose activation the compiler fused into it."""
     kinds = sorted({f.kind for f in found})
     classes = "op" + "".join(f" f-{k}" for k in kinds) + (" bk" if not found and is_bookkeeping(op.name) else "")
     badge = ""
-    if found:
-        texts = []
-        for f in found:
-            texts.append(_constant_badge(f) if f.kind == "constant" and f.nbytes else f.kind)
+    texts = [f"fused: {kind} of {line}" for kind, line in hosted]
+    for f in found:
+        texts.append(_constant_badge(f) if f.kind == "constant" and f.nbytes else f.kind)
+    if texts:
         badge = f"<span class='badge'>{html.escape('; '.join(dict.fromkeys(texts)))}</span>"
     src = src_ids.get(op.location)
     link = (f"<a class='ln' href='#src-{src}' title='{html.escape(str(op.location))}'>{op.index}</a>" if src is not None
@@ -204,16 +211,20 @@ def _repeat_fold(r) -> str:
             f"{r.end - 1} are folded here (every op is in the stage text and the export folder)</span>")
 
 
-def _stage_pane(name, stage, by_op, src_ids, repeat=None) -> str:
+def _stage_pane(name, stage, by_op, src_ids, repeat=None, fused=None) -> str:
     if not stage.ok:
         return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)}</h3>"
                 f"<pre class='failed'>{html.escape(stage.error or 'failed')}</pre></section>")
+    hosted: dict = {}  # op index -> [(kind, line)] of the activations fused into it
+    for loc, into in (fused or {}).items():
+        for i in into.hosts:
+            hosted.setdefault(i, []).append((into.kind, loc.short))
     seen_lines, interesting = set(), []
     for op in stage.ops:
         first_at_line = op.location is not None and needs_location(op.name) and op.location not in seen_lines
         if first_at_line:
             seen_lines.add(op.location)
-        interesting.append(first_at_line or (name, op.index) in by_op)
+        interesting.append(first_at_line or (name, op.index) in by_op or op.index in hosted)
     parts, run = [], []
 
     def flush():
@@ -236,7 +247,7 @@ def _stage_pane(name, stage, by_op, src_ids, repeat=None) -> str:
             folded_marker = False
         if keep:
             flush()
-            parts.append(_op_line(name, op, by_op.get((name, op.index), []), src_ids))
+            parts.append(_op_line(name, op, by_op.get((name, op.index), []), src_ids, hosted.get(op.index, ())))
         else:
             run.append(_plain_line(op))
     flush()
@@ -244,8 +255,8 @@ def _stage_pane(name, stage, by_op, src_ids, repeat=None) -> str:
         parts.append(_repeat_fold(repeat))
     rest = visible[PANE_CAP:]
     if rest:
-        more = "".join(_op_line(name, op, by_op.get((name, op.index), []), src_ids) if keep else _plain_line(op)
-                       for op, keep in rest)
+        more = "".join(_op_line(name, op, by_op.get((name, op.index), []), src_ids, hosted.get(op.index, ()))
+                       if keep else _plain_line(op) for op, keep in rest)
         parts.append(f"<details class='fold'><summary>show all ({len(rest)} more ops)</summary>{more}</details>")
     layers = f" · {repeat.length} × {repeat.count} repeated" if repeat is not None else ""
     return (f"<section class='pane' id='stage-{html.escape(name)}'><h3>{html.escape(name)} · {len(stage.ops)} ops"
@@ -262,7 +273,8 @@ def render_bringup(b, plots: bool = False) -> str:
     modules, module_of_op, per_module = _module_tree(b)
     ends = _subtree_ends(modules)
     code = _source_code(b, lines)
-    panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n)) for n, s in b.stages.items())
+    panes = "".join(_stage_pane(n, s, by_op, src_ids, repeats.get(n), findings.fused.get(n))
+                    for n, s in b.stages.items())
     extra = ""
     if plots:
         from .plots import stage_bars_png  # lazy: matplotlib, only when a plot is drawn
@@ -277,6 +289,7 @@ def render_bringup(b, plots: bool = False) -> str:
             "opLine": {n: [src_ids.get(op.location, -1) if op.location is not None and needs_location(op.name) else -1
                            for op in s.ops] for n, s in b.stages.items()},
             "opModule": module_of_op,
+            "fused": _fused_by_line(findings.fused, src_ids),
             "repeat": {n: [r.start, r.length, r.count] for n, r in repeats.items()}}
     bookkeeping = sum(is_bookkeeping(op.name) for s in b.stages.values() for op in s.ops)
     controls = ("<div class='ttb-ctl'>stages shown: " + "".join(
@@ -292,6 +305,16 @@ def render_bringup(b, plots: bool = False) -> str:
             f"<script type='application/json' id='ttb-data'>{_json_for_script(data)}</script>"
             f"<script>{SCRIPT.replace('__TTB_PREFIX__', prefix)}</script></div>")
     return _ANCHOR_RE.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", page)
+
+
+def _fused_by_line(fused: dict, src_ids: dict) -> dict:
+    """{source row: {stage: [op indices]}}: the ops a line's activation was fused into, lit when it is selected."""
+    out: dict = {}
+    for stage, at in fused.items():
+        for loc, into in at.items():
+            if loc in src_ids:
+                out.setdefault(src_ids[loc], {})[stage] = list(into.hosts)
+    return out
 
 
 def _json_for_script(data) -> str:

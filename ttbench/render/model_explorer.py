@@ -45,6 +45,10 @@ def stage_graph(stage, findings=None, label: Optional[str] = None, bookkeeping: 
     incoming: dict = {}
     for source, target in edges_around(def_use_edges(stage), hidden):
         incoming.setdefault(target, []).append(source)
+    hosted: dict = {}  # op index -> the source lines whose activation the compiler fused into it
+    for loc, into in getattr(findings, "fused", {}).get(stage.name, {}).items():
+        for i in into.hosts:
+            hosted.setdefault(i, []).append(f"{into.kind} of {loc.short}")
     nodes = []
     for op in stage.ops:
         if op.index in hidden:
@@ -59,6 +63,8 @@ def stage_graph(stage, findings=None, label: Optional[str] = None, bookkeeping: 
             attrs.append(("module", op.module or "(model)"))
         if op.attrs.get("func"):
             attrs.append(("function", op.attrs["func"]))
+        if op.index in hosted:
+            attrs.append(("fused activation", "; ".join(hosted[op.index])))
         for f in found.get((stage.name, op.index), ()):
             attrs.append((f"finding: {f.kind}", f.message[:MAX_ATTR_CHARS]))
         nodes.append({

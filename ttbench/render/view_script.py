@@ -94,10 +94,10 @@ SCRIPT = r"""
     root.querySelector(".ttb-sel").textContent = label + "\n" + counts.join(" · ") +
       (twins ? "\n" + twins + " of them in folded repeats: marked on their twins in the first block" : "");
   }
-  function selectLine(k) {
-    var line = data.lines[k];
+  function selectLine(k) {  // its ops, and in a stage where it was fused into another op, that op
+    var line = data.lines[k], fused = data.fused[k] || {};
     select(document.getElementById(P + "src-" + k), line[0] + (line[2] ? "   " + line[2] : ""),
-           function (l) { return l === k; });
+           function (l, mod, stage, i) { return l === k || (fused[stage] || []).indexOf(i) >= 0; });
   }
   function selectModule(m) {
     var end = data.moduleEnd[m];

@@ -20,6 +20,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, kinds_of
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
 from ..io.arrays import to_numpy
@@ -42,40 +43,11 @@ _MOVEMENT_SUFFIXES = (".reshape", ".broadcast", ".permute", ".repeat", ".typecas
                       ".expand.default", ".clone.default", ".squeeze", ".unsqueeze")
 
 
-# Op kinds that compute the same thing under each stage's names (aten, StableHLO, TTIR, TTNN). An op is compared
-# only with ops of its own kind (or, for a TTNN op with fused activations, of those activations' kinds): an
-# intermediate of a rewrite (an erf polynomial standing for one gelu) has no counterpart and is listed unmatched.
-_KIND_CLASSES = (
-    {"mm", "bmm", "matmul", "addmm", "linear", "dot_general", "dot", "baddbmm"},
-    {"convolution", "conv2d", "conv_transpose2d", "_convolution", "conv1d"},
-    {"add", "add_"}, {"mul", "multiply", "mul_"}, {"sub", "subtract", "rsub"}, {"div", "divide"},
-    {"relu", "relu_", "maximum", "clamp_min", "relu6", "hardtanh"}, {"minimum", "clamp_max"},
-    {"clamp", "clamp_scalar", "clamp_tensor", "hardtanh"},
-    {"max_pool2d", "max_pool2d_with_indices", "reduce_window"}, {"avg_pool2d", "reduce_window"},
-    {"sum", "reduce", "mean"}, {"amax", "max", "reduce"}, {"amin", "min", "reduce"},
-    {"softmax", "_softmax"}, {"sigmoid", "logistic"}, {"neg", "negate"}, {"pow", "pow_scalar", "power"},
-    {"where", "select"}, {"embedding", "gather", "rows_gather", "index_select", "take"},
-    {"eq", "compare"}, {"ne", "compare"}, {"ge", "compare"}, {"gt", "compare"}, {"le", "compare"},
-    {"lt", "compare"}, {"cumsum", "reduce_window"}, {"exp", "exponential"}, {"log"}, {"tanh"}, {"gelu"},
-    {"rsqrt"}, {"sqrt"}, {"erf"}, {"abs"}, {"pad"}, {"reverse", "flip"},
-)
 _ACTIVATION_RE = re.compile(r"op_type = (\w+)")
-# The op an earlier stage may end an activation with when it computes it as several (relu6: a maximum, then a
-# minimum).
-_COMPOSED = {"relu6": {"minimum", "clamp_max", "clamp", "clamp_scalar"}}
-
-
-def _kinds_of(name: str) -> set:
-    """A kind name with the names the other stages give the same computation."""
-    out = {name}
-    for cls in _KIND_CLASSES:
-        if name in cls:
-            out |= cls
-    return out
 
 
 # Every kind name an activation goes by in some stage, with the ops that may end one
-_ACTIVATION_KINDS = set().union(*(_kinds_of(k) | _COMPOSED.get(k, set()) for k in ACTIVATIONS))
+_ACTIVATION_KINDS = set().union(*(kinds_of(k) | COMPOSED_ACTIVATIONS.get(k, set()) for k in ACTIVATIONS))
 
 
 def _kinds(op: Op) -> set:
@@ -85,7 +57,7 @@ def _kinds(op: Op) -> set:
     if op.name.startswith("ttnn."):
         names.update(_ACTIVATION_RE.findall(op.text))
     out = set(names)
-    for cls in _KIND_CLASSES:
+    for cls in KIND_CLASSES:
         if names & cls:
             out |= cls
     return out
@@ -410,7 +382,7 @@ def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: flo
     at_line = [c for c in by_line.get(line_key, ()) if _kinds(c) & _ACTIVATION_KINDS]
     best, best_ref, _ = _closest(value, at_line, ref)
     if best is None:  # no activation of its shape at its line
-        named = _kinds_of(kinds[-1]) | _COMPOSED.get(kinds[-1], set())
+        named = kinds_of(kinds[-1]) | COMPOSED_ACTIVATIONS.get(kinds[-1], set())
         same_funcs = [c for c in ref.ops if _is_const_eval(c) == line_key[0]]
         best, best_ref, _ = _closest(value, same_funcs, ref, named)
     if best is None:
