@@ -414,3 +414,19 @@ def test_a_large_graph_opens_at_full_size_and_zooms_without_its_bookkeeping(zoo_
     page = everything._repr_html_()
     assert "max-width:none" in page and ">+</button>" in page and "overflow:auto" in page
     assert "max-width:none" not in stage.graph(max_nodes=50)._repr_html_()  # a small one fits the cell
+
+
+def test_a_comparison_lists_the_programs_own_ops_first_and_labels_what_runs_once_on_the_weights():
+    from ttbench.core import Op
+    from ttbench.run.stage_compare import OpMatch, StageComparison
+
+    def row(index, func):
+        op = Op(index, "ttnn.multiply", None, attrs={"func": func})
+        return OpMatch(op, Op(index, "ttir.multiply", None), pcc=1.0, max_abs_error=0.0, layout="same", ok=True)
+
+    # TTNN prints its const-eval functions before main: in execution order their rows came first, unlabelled
+    comparison = StageComparison(model="m", reference_stage="ttir", stage="ttnn", min_pcc=0.99,
+                                 rows=[row(3, "main_const_eval_0"), row(40, "main"), row(41, "main")])
+    page = comparison._repr_html_()
+    label = page.index("computed once from the weights (const-eval functions: 1 compared values)")
+    assert page.index("<td>40</td>") < page.index("<td>41</td>") < label < page.index("<td>3</td>")

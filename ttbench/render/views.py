@@ -179,10 +179,18 @@ def stage_comparison_repr_html(r) -> str:
     first = r.first_divergence
     cells = ["#", "op", "line", "module", f"{r.reference_stage} op", "layout", "pcc", "max abs error", "finding"]
     rows = []
-    for m in r.rows:
+    # The program's own ops first, in execution order; then, labelled, what it computes once from the weights
+    # (TTNN's const-eval functions, printed before main).
+    once = [m for m in r.rows if "const_eval" in (m.op.attrs.get("func") or "")]
+    for m in [m for m in r.rows if m not in once] + once:
+        if once and m is once[0]:
+            rows.append(f"<tr><td colspan='{len(cells)}'><b>computed once from the weights (const-eval functions, "
+                        f"{len(once)} values)</b></td></tr>")
         mark = " ◀ first divergence" if m is first else ""
-        values = [m.op.index, m.op.name + (f" ({m.part})" if m.part else "") + mark, m.op.location.short if m.op.location else "-", m.op.module or "",
-                  f"{m.reference.name} #{m.reference.index}", m.layout, m.pcc, m.max_abs_error, m.finding]
+        values = [m.op.index, m.op.name + (f" ({m.part})" if m.part else "") + mark,
+                  m.op.location.short if m.op.location else "-", m.op.module or "",
+                  f"{m.reference.name} #{m.reference.index}", m.layout, m.pcc, m.max_abs_error,
+                  clipped_error(m.finding or "")]
         rows.append(f"<tr style='background:{_pcc_colour(m, r.min_pcc)}'>"
                     + "".join(f"<td>{e(cell_text(v))}</td>" for v in values) + "</tr>")
     unmatched = "".join(f"<tr><td>{m.op.index}</td><td>{e(m.label.split(' ', 1)[0])}"
