@@ -184,8 +184,8 @@ def stage_comparison_repr_html(r) -> str:
     once = [m for m in r.rows if "const_eval" in (m.op.attrs.get("func") or "")]
     for m in [m for m in r.rows if m not in once] + once:
         if once and m is once[0]:
-            rows.append(f"<tr><td colspan='{len(cells)}'><b>computed once from the weights (const-eval functions, "
-                        f"{len(once)} values)</b></td></tr>")
+            rows.append(f"<tr><td colspan='{len(cells)}'><b>computed once from the weights (const-eval functions: "
+                        f"{len(once)} compared values)</b></td></tr>")
         mark = " ◀ first divergence" if m is first else ""
         values = [m.op.index, m.op.name + (f" ({m.part})" if m.part else "") + mark,
                   m.op.location.short if m.op.location else "-", m.op.module or "",
