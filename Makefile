@@ -23,11 +23,11 @@ $(STAMP): requirements.lock pyproject.toml
 	touch $@
 
 # The simulator's side environment (.venv-sim: Python 3.12, ttnn==0.76.0 and the SFPI it pins, taken from the pinned
-# jax-tt-plugin wheel; hashes checked). Idempotent. The simulator itself is the user's download: see README.
+# jax-tt-plugin wheel; hashes checked). Idempotent. The simulator itself is the user's download: see docs/simulator.md.
 sim-env: setup
 	$(BIN)/python -m ttbench.tt.sim
 
-# The simulator beside the interpreter (cold and warm wall time, per-op time): needs TTBENCH_TTSIM (README).
+# The simulator beside the interpreter (cold and warm wall time, per-op time): needs TTBENCH_TTSIM (docs/simulator.md).
 bench-ttsim: sim-env
 	$(BIN)/python benchmarks/bench_ttsim.py
 
@@ -95,7 +95,7 @@ screenshot: setup
 sweep: setup
 	$(BIN)/ttbench sweep --ops --jobs $(JOBS) --out docs
 
-# ONNX's backend node tests through ttbench and the bare route (fleet/conformance/bare_route.py): docs/onnx_conformance.md and .json (see README
+# ONNX's backend node tests through ttbench and the bare route (fleet/conformance/bare_route.py): docs/onnx_conformance.md and .json (see docs/stages.md
 # for how long it takes; `make test` runs a fixed sample of them against the committed table).
 conformance: setup
 	$(BIN)/ttbench conformance --jobs $(JOBS) --out docs
@@ -104,7 +104,7 @@ conformance: setup
 hf-zoo: setup
 	$(BIN)/ttbench models --hf --check --out docs/hf_zoo.json
 
-# The model tracker (README "## The model tracker"): every architecture the census builds, compile-only, triaged;
+# The model tracker (docs/tracker.md): every architecture the census builds, compile-only, triaged;
 # docs/track/ (status page, reproductions) and the tracker's entries in models/known_failures.json.
 TRACK_DB ?= $(HOME)/.cache/ttbench/ttbench_results.sqlite
 track: setup

@@ -5,7 +5,7 @@ Per model: the simulator's cold run (a fresh kernel cache: tt-metal compiles eve
 and the interpreter's whole run of the same program on the same inputs (medians of REPEATS). Both compare against
 the same golden; the golden's time is not counted in either (it is made once, before timing).
 
-Needs the side environment (`make sim-env`) and TTBENCH_TTSIM (see README); says so and exits 2 otherwise.
+Needs the side environment (`make sim-env`) and TTBENCH_TTSIM (see docs/simulator.md); says so and exits 2 otherwise.
 
     python benchmarks/bench_ttsim.py [REPEATS] [MODEL ...]      (default: 3 mlp resnet18)
 """

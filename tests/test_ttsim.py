@@ -161,13 +161,13 @@ def test_the_readme_lists_every_op_kind_the_replay_knows():
     spec = importlib.util.spec_from_file_location("replay", os.path.join(here, "ttbench", "tt", "sim", "replay.py"))
     replay = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(replay)
-    readme = open(os.path.join(here, "README.md")).read()
+    readme = open(os.path.join(here, "docs", "simulator.md")).read()
     listed = readme[readme.index("The op kinds the replay knows:"):]
     listed = " ".join(listed[:listed.index("\n\n")].split())
     names = set(re.findall(r"[a-z_0-9]+", listed.replace("logical_and/not/or/xor", "logical_and logical_not "
                                                                                     "logical_or logical_xor")))
     missing = sorted(k for k in replay.OPS if k not in names and k != "get_device")
-    assert not missing, f"README does not list {missing}"
+    assert not missing, f"docs/simulator.md does not list {missing}"
 
 
 @needs_ttsim

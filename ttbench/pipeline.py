@@ -119,7 +119,7 @@ class Bringup:
         stage "ttir" or "ttnn" with device="cpu" executes the compiler's own program op by op in ttbench's
         interpreter (the result's device reads "cpu · TTNN semantics": it checks the program, not the chip's
         kernels); precision="bf16" rounds every float result to bf16 there. stage "ttnn" with device="ttsim"
-        replays the program as ttnn calls on Tenstorrent's simulator (`make sim-env`, TTBENCH_TTSIM; see README).
+        replays the program as ttnn calls on Tenstorrent's simulator (`make sim-env`, TTBENCH_TTSIM; see docs/simulator.md).
         timeout: seconds for the run (default 600, 1800 on ttsim: a cold run compiles every kernel). -> RunResult"""
         self._require_values("running a stage", weights)
 

@@ -1,4 +1,4 @@
-"""`python -m ttbench.tt.interp` prints the README's table of op kinds the interpreter knows, from the registry."""
+"""`python -m ttbench.tt.interp` prints docs/interpreter.md's table of op kinds the interpreter knows, from the registry."""
 from . import known_ops
 
 
