@@ -136,3 +136,12 @@ def test_the_explorer_filter_finds_a_cell_line_by_the_label_it_shows():
     assert got["found"]["In[2]:11"][0] >= 1 and got["found"]["ipykernel"] == [0, 0]
     assert got["found"]["11"] == got["found"]["In[2]:11"]  # only the ops of that line, not every op
     assert got["sources"] and set(got["sources"]) <= {"In[2]:11", "In[2]:12"}
+
+
+def test_a_model_defined_in_a_capture_cell_keeps_its_cell_and_lines():
+    """%%capture runs its body as a cell of its own: IPython named it the next cell (In[3]) and counted its lines
+    from the body, one short."""
+    captured = "%%capture out\nclass CellModel" + MODEL_CLASS + "\nm = CellModel()\n"
+    got = _magic_session(["import torch\nimport ttbench as tb", captured,
+                          "b = tb.bringup(m, (torch.randn(2, 8),), frontend='export', tt=False)"])
+    assert got["ops"]["aten.relu.default"] == ["In[2]:8", "y = self.fc(x).relu_()"]

@@ -197,10 +197,13 @@ def magic_cell_location(file: str, line: int, function: Optional[str]) -> Option
     """The notebook cell line that a frame inside a cell magic's body ran (`<timed exec>`, line 3, in forward): in
     the newest cell of this session run under that magic where that line lies in a `def function`. The cell's
     text goes into linecache as `<cell In[N]>` so its code can be shown. None when no cell fits."""
-    magic = _CELL_MAGIC_FILES.get(file)
-    history = getattr(getattr(_ipython_shell(), "history_manager", None), "input_hist_raw", None)
-    if magic is None or not isinstance(history, list) or line < 1:
+    shell = _ipython_shell()
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list) or line < 1:
         return None
+    magic = _CELL_MAGIC_FILES.get(file)
+    if magic is None:
+        return _cell_run_by_magic(file, line, shell, history)
     for number in range(len(history) - 1, 0, -1):
         cell = history[number] if isinstance(history[number], str) else ""
         lines = cell.splitlines()
@@ -215,6 +218,27 @@ def magic_cell_location(file: str, line: int, function: Optional[str]) -> Option
         name = f"<cell In[{number}]>"
         linecache.cache[name] = (len(cell), None, [text + "\n" for text in lines], name)  # no mtime: never stale
         return SourceLoc(name, at + 1)
+    return None
+
+
+def _cell_run_by_magic(file: str, line: int, shell, history: list) -> Optional["SourceLoc"]:
+    """A cell magic that runs its body as a cell of its own (%%capture) has IPython name that body as the next
+    cell, counted from the body: the line in the cell the user wrote, or None when `file` is no such body."""
+    cells = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    number = cells.get(file) if isinstance(cells, dict) else None
+    cached = linecache.cache.get(file)
+    if number is None or not cached or len(cached) < 3:
+        return None
+    body = "".join(cached[2]).splitlines()
+    for n in (number - 1, number):
+        lines = history[n].splitlines() if 0 < n < len(history) and isinstance(history[n], str) else []
+        if not lines or not lines[0].startswith("%%") or not body:
+            continue
+        starts = [k for k in range(1, len(lines) - len(body) + 1) if lines[k:k + len(body)] == body]
+        if starts:
+            name = f"<cell In[{n}]>"
+            linecache.cache[name] = (len(history[n]), None, [text + "\n" for text in lines], name)
+            return SourceLoc(name, starts[0] + line)
     return None
 
 
