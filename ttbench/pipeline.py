@@ -154,8 +154,8 @@ class Bringup:
         the first that fails. By default the stage is "stablehlo" when the bringup failed before the Tenstorrent
         compiler (no TT compile, nor a wait for another one, is needed to find it), else "ttnn"."""
         if stage is None:
-            failed = self.failed_stage
-            stage = "stablehlo" if failed is not None and failed.name in ("torchfx", "stablehlo") else "ttnn"
+            broken = self.failed_stage
+            stage = "stablehlo" if broken is not None and broken.name in ("torchfx", "stablehlo") else "ttnn"
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")

@@ -33,14 +33,14 @@ def _fx_trace_setting() -> str:
 def _sourceless_code(ops, model) -> str:
     """Why no op has a location when the model's code ran under a made-up file name (`exec` of a string, a magic
     ttbench cannot map back to its cell): torch records no frame of it, or one ttbench cannot place."""
-    names = {f.file for op in ops for f in op.chain if f.file.startswith("<") and not is_user_file(f.file)}
+    files = {f.file for op in ops for f in op.chain if f.file.startswith("<") and not is_user_file(f.file)}
     code = getattr(getattr(type(model), "forward", None), "__code__", None)
     if code is not None and code.co_filename.startswith("<") and not is_user_file(code.co_filename):
-        names.add(code.co_filename)
-    names = sorted(names)
-    if not names:
+        files.add(code.co_filename)
+    if not files:
         return ""
-    return (f" The model's code ran as {', '.join(f'`{n}`' for n in names[:3])} (exec of a string, or a cell magic),"
+    names = ", ".join(f"`{n}`" for n in sorted(files)[:3])
+    return (f" The model's code ran as {names} (exec of a string, or a cell magic),"
             f" which keeps no source: define the model in a plain cell or a file.")
 
 

@@ -76,7 +76,8 @@ def fused_lines(stage, previous) -> dict:
                                         []).append((kind, where, op))
     if not hosts_at:
         return {}
-    producer, users = {}, {}
+    producer: dict = {}
+    users: dict = {}
     for op in previous.ops:
         func = op.attrs.get("func") or ""
         for result in op.attrs.get("results", ()):

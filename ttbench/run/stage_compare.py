@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
+from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, kinds_of
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
@@ -43,9 +43,6 @@ _MOVEMENT_SUFFIXES = (".reshape", ".broadcast", ".permute", ".repeat", ".typecas
                       ".expand.default", ".clone.default", ".squeeze", ".unsqueeze")
 
 
-_ACTIVATION_RE = re.compile(r"op_type = (\w+)")
-
-
 # Every kind name an activation goes by in some stage, with the ops that may end one
 _ACTIVATION_KINDS = set().union(*(kinds_of(k) | COMPOSED_ACTIVATIONS.get(k, set()) for k in ACTIVATIONS))
 
@@ -55,7 +52,7 @@ def _kinds(op: Op) -> set:
     parts = op.name.split(".")
     names = {(parts[1] if len(parts) > 1 else parts[0]).lower()}
     if op.name.startswith("ttnn."):
-        names.update(_ACTIVATION_RE.findall(op.text))
+        names.update(fused_activation_kinds(op))
     out = set(names)
     for cls in KIND_CLASSES:
         if names & cls:
