@@ -430,3 +430,12 @@ def test_a_comparison_lists_the_programs_own_ops_first_and_labels_what_runs_once
     page = comparison._repr_html_()
     label = page.index("computed once from the weights (const-eval functions: 1 compared values)")
     assert page.index("<td>40</td>") < page.index("<td>41</td>") < label < page.index("<td>3</td>")
+
+
+def test_the_constant_bars_stay_inside_their_axis_with_their_sizes_written(zoo_bringup):
+    from ttbench.render.plots import stage_bars
+
+    left = stage_bars(zoo_bringup("mlp")).axes[0]
+    heights = [bar.get_height() for bar in left.patches]
+    assert max(heights) > 0 and left.get_ylim()[1] > max(heights)  # the tallest bar ran past the top
+    assert "19.0 KiB" in [t.get_text() for t in left.texts]

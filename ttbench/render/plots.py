@@ -6,6 +6,8 @@ import base64
 import functools
 import io
 
+from ..core import human_bytes
+
 
 @functools.lru_cache(maxsize=None)
 def _notebook_figure_class():
@@ -51,6 +53,14 @@ def draw_pcc_errors(ax, pccs: list, names: list, colours: list, min_pcc: float, 
 
 
 def stage_bars_png(b) -> str:
+    fig = stage_bars(b)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def stage_bars(b):
+    """Constant bytes (embedded, held) and location coverage per stage, side by side: a Figure."""
     from matplotlib.figure import Figure
 
     rows = [r for r in b.findings.summary().rows if r["status"] == "ok"]
@@ -59,18 +69,19 @@ def stage_bars_png(b) -> str:
     left, right = fig.subplots(1, 2)
     # Both figures, side by side and named: a splat embeds one element but the device holds all of them.
     where = range(len(names))
-    left.bar([i - 0.2 for i in where], [r.get("embedded_bytes") or 0 for r in rows], width=0.4, color="#9a6700",
-             label="embedded in the IR")
-    left.bar([i + 0.2 for i in where], [r.get("constant_bytes") or 0 for r in rows], width=0.4, color="#d4a72c",
-             label="held on the device")
+    embedded = [r.get("embedded_bytes") or 0 for r in rows]
+    held = [r.get("constant_bytes") or 0 for r in rows]
+    for shift, values, colour, label in ((-0.2, embedded, "#9a6700", "embedded in the IR"),
+                                         (0.2, held, "#d4a72c", "held on the device")):
+        bars = left.bar([i + shift for i in where], values, width=0.4, color=colour, label=label)
+        left.bar_label(bars, [human_bytes(v) if v else "" for v in values], fontsize=6)
     left.set_xticks(list(where), names)
     left.set_title("constant bytes per stage")
     left.set_yscale("symlog")
+    left.set_ylim(0, max(embedded + held + [1]) * 20)  # room above the tallest bar for its label
     left.legend(fontsize=7)
     right.bar(names, [(r.get("coverage") or 0) * 100 for r in rows], color="#8250df")
     right.set_title("location coverage (%)")
     right.set_ylim(0, 100)
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    return base64.b64encode(buf.getvalue()).decode()
+    return fig
