@@ -145,10 +145,10 @@ class StageComparison:
         elif d is None:
             worst = max(self.rows, key=lambda r: (r.max_abs_error or 0.0))
             text += (f"\nno op diverges (pcc threshold {self.min_pcc}); the error is largest at {worst.label}"
-                     f"{' at ' + str(worst.op.location) if worst.op.location else ''}: max abs error "
+                     f"{' at ' + worst.op.location.short if worst.op.location else ''}: max abs error "
                      f"{cell_text(worst.max_abs_error)}, pcc {cell_text(worst.pcc)}")
         else:
-            where = f" at {d.op.location}" if d.op.location else ""
+            where = f" at {d.op.location.short}" if d.op.location else ""
             module = f" (module {d.op.module})" if d.op.module else ""
             text += (f"\nfirst divergence: {d.label}{where}{module}: pcc {cell_text(d.pcc)}, "
                      f"max abs error {cell_text(d.max_abs_error)} against {d.reference.name} "
