@@ -262,3 +262,15 @@ def test_the_users_fd_2_is_never_redirected():
     offenders = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
                  if "dup2(" in path.read_text() and path.relative_to(PACKAGE).as_posix() != "proc/line_protocol.py"]
     assert not offenders, offenders
+
+
+def test_importing_ttbench_and_its_cli_loads_no_torch():
+    """`ttbench --help` took 1.6-4 s: `import ttbench` loaded torch again through the device list and the doctor
+    (the simulator's package imported the interpreter). torch loads when a model is captured, not before."""
+    import subprocess
+    import sys
+
+    code = ("import sys, ttbench, ttbench.cli.commands\n"
+            "print(sorted(m for m in ('torch', 'jax', 'torch_mlir', 'onnx') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr[-2000:]

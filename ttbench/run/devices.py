@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import optional
 from ..core import BadInput, DeviceName
-from ..tt.sim.executor import available as sim_missing
+from ..tt.sim.env import replay_missing
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def devices() -> tuple:
                                          "chips); stages compile to TTNN but nothing executes", compiles=True))
     else:
         found.append(Device("tt", True, f"{chips} Tenstorrent chip(s), {plugin.detail}"))
-    missing = sim_missing()
+    missing = replay_missing()
     found.append(Device("ttsim", missing is None, missing or "ttnn on a simulated Blackhole (ttsim): the TTNN stage "
                                                             "only"))
     return tuple(found)

@@ -4,7 +4,7 @@ calls on a simulated Blackhole (ttsim) in a Python 3.12 side environment.
 env.py makes and finds the side environment and the user's simulator; executor.py is the parent side (the program
 as JSON, the child, its progress, aborts pinned to their op, clean-up); replay.py and unpack_sfpi.py are the plain
 scripts the side environment runs (they never import ttbench).
-"""
-from .executor import PRODUCER, NotSimulated, Simulated, available, simulate
 
-__all__ = ["PRODUCER", "NotSimulated", "Simulated", "available", "simulate"]
+Import the module you need (tt.sim.env, tt.sim.executor): this package imports nothing itself, so that asking
+whether a simulator is installed (`ttbench doctor`, the device list) never loads the interpreter and with it torch.
+"""

@@ -184,3 +184,9 @@ def _build(path: str, python: str) -> None:
     if SFPI_VERSION not in version:
         shutil.rmtree(os.path.join(folder, "runtime", "sfpi"), ignore_errors=True)
         raise SetupFailed(f"sim env: the SFPI in {SFPI_WHEEL} is not {SFPI_VERSION}: {version.splitlines()[:1]}")
+
+
+def replay_missing() -> Optional[str]:
+    """None when a replay can run here; else what is missing and how to get it, in one line."""
+    missing = [f"{piece.name}: {piece.hint}" for piece in (side_env(), simulator()) if not piece.available]
+    return "; ".join(missing) or None

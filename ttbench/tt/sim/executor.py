@@ -27,7 +27,7 @@ from ...ir.attributes import Opaque
 from ..interp import ATTRIBUTE_FIELDS, KERNEL_PRECISION_FIELDS, Unsupported, constant_value, field_decision
 from ..program import Program, ProgramOp, TensorType
 from ..plugin import plugin_lock
-from .env import env_python, side_env, simulator
+from .env import env_python, replay_missing, side_env, simulator
 
 PRODUCER = ("ttnn's kernels on Tenstorrent's simulator (ttsim, simulated Blackhole): the chip's arithmetic as "
             "ttsim models it, not its timing")
@@ -65,10 +65,7 @@ class Simulated:
         return self.outputs is not None
 
 
-def available() -> Optional[str]:
-    """None when a replay can run here; else what is missing and how to get it, in one line."""
-    missing = [f"{piece.name}: {piece.hint}" for piece in (side_env(), simulator()) if not piece.available]
-    return "; ".join(missing) or None
+available = replay_missing  # None when a replay can run here; else what is missing, in one line
 
 
 def _type(t: Optional[TensorType]):
