@@ -195,8 +195,9 @@ _DEF_RE = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)")
 
 def magic_cell_location(file: str, line: int, function: Optional[str]) -> Optional["SourceLoc"]:
     """The notebook cell line that a frame inside a cell magic's body ran (`<timed exec>`, line 3, in forward): in
-    the newest cell of this session run under that magic where that line lies in a `def function`. The cell's
-    text goes into linecache as `<cell In[N]>` so its code can be shown. None when no cell fits."""
+    the newest cell of this session run under that magic where that line lies in a `def function`; for a body a
+    magic ran as a cell of its own (%%capture), the cell the user wrote. The cell's text goes into linecache as
+    `<cell In[N]>` so its code can be shown. None for any other frame, or when no cell fits."""
     shell = _ipython_shell()
     history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
     if not isinstance(history, list) or line < 1:
