@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .op_kinds import COMPOSED_ACTIVATIONS, kinds_of, needs_location
+from .op_kinds import COMPOSED_ACTIVATIONS, kinds_of, needs_location, op_kind
 
 # How TTNN prints a fused activation: `#ttnn.unary_with_param<op_type = relu>` in a binary op's lists (on its
 # result: `activations`; on an input before the op: `input_tensor_a_activations`, `..._b_...`), in conv2d_config's
@@ -36,11 +36,6 @@ def fused_activations(op) -> list:
 def fused_activation_kinds(op) -> list:
     """The kinds of the activations fused into a TTNN op (["relu"]); [] for any other op."""
     return [kind for kind, _ in fused_activations(op)]
-
-
-def _kind(name: str) -> str:
-    """`ttir.relu` -> `relu`: an op's kind, as a fused activation names it."""
-    return name.split(".", 1)[-1].lower()
 
 
 @dataclass(frozen=True)
@@ -108,7 +103,7 @@ def fused_lines(stage, previous) -> dict:
         loc = op.location
         if loc is None or loc in here or not needs_location(op.name):
             continue
-        kind = _kind(op.name)
+        kind = op_kind(op.name)
         # fused after the op that made its input (a conv's activation), or before the op that uses its result
         hosts = [h for src in past_the_line(op, loc, inputs) if src.location is not None
                  for h in hosts_at.get((src.location, "result", kind), ())]

@@ -8,6 +8,7 @@ import html
 from typing import Optional
 
 from ..analysis.findings import SUMMARY_COLUMNS
+from ..analysis.op_kinds import op_kind
 from ..core import VIEWS, cell_text
 from ..diff import summary_lines
 from ..io.atomic import write_text_atomic
@@ -141,7 +142,7 @@ def op_by_op_plot(report, ax=None):
     if interpreted:  # compiled to a flatbuffer (ok) is not the same as matching: colour by the numbers
         colors = ["tab:gray" if r.pcc is None else "tab:red" if r.note or r.pcc < report.min_pcc else "tab:green"
                   for r in report.rows]
-    draw_pcc_errors(ax, [r.pcc for r in report.rows], [short_op_name(r.op) for r in report.rows], colors,
+    draw_pcc_errors(ax, [r.pcc for r in report.rows], [op_kind(r.op) for r in report.rows], colors,
                     report.min_pcc)
     ax.set_xlabel("unique op (graph order)")
     ax.set_ylabel("1 - PCC vs the golden (log)")
@@ -149,14 +150,6 @@ def op_by_op_plot(report, ax=None):
                  f"the CPU (compile-only: not the chip)" if interpreted else
                  f"{report.model}: {report.mode} op-by-op on {report.device}")
     return figure if figure is not None else ax
-
-
-def short_op_name(name: str) -> str:
-    """`aten.convolution.default` -> `convolution`, `ttnn.matmul` -> `matmul`: what fits under a dot."""
-    parts = name.split(".")
-    if parts[0] in ("aten", "prims") and len(parts) > 2:
-        return parts[1]
-    return parts[-1] if parts[0] in ("ttnn", "ttir", "stablehlo", "onnx") else name
 
 
 # --- stage comparison ---------------------------------------------------------------------------------------
@@ -218,7 +211,7 @@ def stage_comparison_plot(r, ax=None):
 
         figure = notebook_figure(figsize=(10, 3))
         ax = figure.subplots()
-    draw_pcc_errors(ax, [m.pcc for m in r.rows], [short_op_name(m.op.name) for m in r.rows],
+    draw_pcc_errors(ax, [m.pcc for m in r.rows], [op_kind(m.op.name) for m in r.rows],
                     ["tab:green" if m.ok else "tab:red" for m in r.rows], r.min_pcc)
     first = r.first_divergence
     if first is not None and first.pcc is not None:
