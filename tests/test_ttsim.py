@@ -181,6 +181,7 @@ def test_a_bug_of_the_replay_itself_is_an_internal_error_not_ttnn_s_refusal(zoo_
     matmuls = [r for r in report.rows if r.op == "ttnn.matmul"]
     assert matmuls and all("internal error" in r.error for r in matmuls)
     assert all(r.ok for r in report.rows if r.op != "ttnn.matmul")
+    assert matmuls[0].locations == ["loader.py:14"]  # lines as every table names them, not the full path
 
 
 def test_arguments_that_do_not_fit_the_program_are_refused_before_the_replay(zoo_bringup):

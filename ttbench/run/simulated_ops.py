@@ -154,7 +154,7 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
         op = p.op
         row = OpRow(index=len(rows), op=op.name, count=1,
                     inputs=[f"{'x'.join(map(str, t.shape))} {t.element}" for t in p.operand_types if t is not None],
-                    locations=[str(op.location)] if op.location else [], furthest_stage="ttnn",
+                    locations=[op.location.short] if op.location else [], furthest_stage="ttnn",
                     nodes=[f"#{op.index}"], seconds=done.seconds.get(op.index, 0.0))
         failure = done.failure(op.index)
         if failure is not None:
