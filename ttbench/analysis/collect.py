@@ -17,8 +17,9 @@ def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     weights are counted but not listed)."""
     findings: list = []
     columns: dict = {name: {} for name in bringup.stages}
-    steps = {"in-place ops": analyze_inplace, "verifier": analyze_verifier,
-             "constants": lambda b: analyze_constants(b, min_bytes), "locations": analyze_coverage,
+    fused = analyze_fusion(bringup)  # read by the in-place lineage and the location coverage alike
+    steps = {"in-place ops": lambda b: analyze_inplace(b, fused), "verifier": analyze_verifier,
+             "constants": lambda b: analyze_constants(b, min_bytes), "locations": lambda b: analyze_coverage(b, fused),
              "meaning": analyze_semantics}
     # seconds on a large model (a transformer's ONNX): a notebook shows which analysis it is in
     with bar(len(steps), "findings", enabled=in_notebook()) as shown:
@@ -33,4 +34,4 @@ def analyze(bringup, min_bytes: int = DEFAULT_MIN_BYTES) -> Findings:
     for name, stage in bringup.stages.items():
         status = "ok" if stage.ok else ("skipped" if (stage.error or "").startswith("skipped") else "failed")
         rows.append({"stage": name, "status": status, "ops": len(stage.ops), **columns[name]})
-    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup), analyze_fusion(bringup))
+    return Findings(findings, FindingsSummary(rows, min_bytes), stage_repeats(bringup), fused)

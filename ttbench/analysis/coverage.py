@@ -7,11 +7,12 @@ the step lost their locations; the message says which is likelier.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Optional
 
 from ..core import FindingKind
 from .findings import Finding
 from ..ir.locations import is_user_file
-from .fusion import fused_lines
+from .fusion import analyze_fusion
 from .op_kinds import needs_location
 
 
@@ -44,8 +45,10 @@ def _sourceless_code(ops, model) -> str:
             f" which keeps no source: define the model in a plain cell or a file.")
 
 
-def analyze_coverage(bringup):
-    """-> (findings, {stage: {"located", "locatable", "coverage", "lines_lost"}})."""
+def analyze_coverage(bringup, fused: Optional[dict] = None):
+    """-> (findings, {stage: {"located", "locatable", "coverage", "lines_lost"}}). `fused`: fusion.analyze_fusion's
+    answer (made here when not given)."""
+    fused = analyze_fusion(bringup) if fused is None else fused
     findings, columns = [], {}
     previous = None
     for stage in bringup.stages.values():
@@ -69,8 +72,8 @@ def analyze_coverage(bringup):
         if previous is not None and stage.ops:
             here = {op.location for op in stage.ops if op.location}
             before = Counter(op.location for op in previous.ops if op.location and needs_location(op.name))
-            fused = fused_lines(stage, previous)  # not lost: run inside another op (said so in every view)
-            lost = [loc for loc in before if loc not in here and loc not in fused]
+            inside = fused.get(stage.name, {})  # not lost: run inside another op (said so in every view)
+            lost = [loc for loc in before if loc not in here and loc not in inside]
             columns[stage.name]["lines_lost"] = len(lost)
             why = (f"{stage.name} has {len(unlocated)} op(s) without a location: the step may have dropped it"
                    if unlocated else f"every {stage.name} op has a location: the ops were folded away")

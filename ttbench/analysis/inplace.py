@@ -77,11 +77,11 @@ def _describe(lineage_map: dict) -> str:
     return "; ".join(parts)
 
 
-def analyze_inplace(bringup):
+def analyze_inplace(bringup, fused: Optional[dict] = None):
     """-> (findings, {stage: {"inplace": count}})."""
     stages = list(bringup.stages.values())
     findings, columns = [], {}
-    fused = analyze_fusion(bringup)
+    fused = analyze_fusion(bringup) if fused is None else fused
     for i, stage in enumerate(stages):
         if not stage.ok or stage.name not in ("fx", "torchfx"):
             continue
