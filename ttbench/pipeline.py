@@ -20,6 +20,7 @@ from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
+from .run.drift import drift
 from .run.op_by_op import op_by_op
 from .run.results import NoFailingOp
 from .run.stage_compare import compare_stages
@@ -145,6 +146,16 @@ class Bringup:
         whose PCC falls below `min_pcc` is where a compiler rewrite changed the numbers. -> StageComparison"""
         self._require_values("compare_stages", weights)
         return compare_stages(self, reference_stage, stage, min_pcc=min_pcc, precision=precision)
+
+    def drift(self, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", max_runs: int = 20,
+              progress: bool = True, weights=None):
+        """Which ops the final error pays for when `stage`'s program runs in reduced precision (bf16 on the CPU
+        stand-in): parts of the chained run are healed (computed exactly) and ranked by the share of the final
+        error each takes away, bisecting the program so the cost grows with log(ops), within `max_runs` chained
+        runs; the top ops are also measured alone (what if it ran in f32) and with their repeated-module group.
+        -> DriftReport (a ranked table, a plot, one sentence)"""
+        self._require_values("drift", weights)
+        return drift(self, stage=stage, device=device, precision=precision, max_runs=max_runs, progress=progress)
 
     def first_failing_op(self, stage: Optional[str] = None, timeout: float = 30.0, progress: bool = True):
         """The first op, in graph order, that does not get through `stage` on its own ("ttnn": the Tenstorrent

@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per-op numerics between two stages among torchfx, stablehlo, ttir, ttnn (e.g. "
                         "stablehlo,ttnn), or ttnn,ttsim (each TTNN op on the simulator against the interpreter): "
                         "the first op that diverges; writes stage_compare.json")
+    p.add_argument("--drift", metavar="STAGE", choices=("ttir", "ttnn"),
+                   help="which ops the final error pays for when the STAGE program runs in bf16 (ttbench's "
+                        "interpreter, the CPU stand-in): a ranked table and one sentence; writes drift.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")
     p.add_argument("--explorer", action="store_true",
                    help="with --out: also write each stage as a Model Explorer graph with ttbench's overlays "

@@ -38,8 +38,8 @@ def cmd_bringup(args) -> int:
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
-    if (args.stage in ("ttir", "ttnn") or compare) and args.no_tt:
-        raise BadInput("--stage ttir/ttnn and --compare need the Tenstorrent stages: leave out --no-tt")
+    if (args.stage in ("ttir", "ttnn") or compare or args.drift) and args.no_tt:
+        raise BadInput("--stage ttir/ttnn, --compare and --drift need the Tenstorrent stages: leave out --no-tt")
     if args.chained and args.run == "tt":
         if not device("tt").usable:
             raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
@@ -121,6 +121,10 @@ def cmd_bringup(args) -> int:
         extra["stage_compare.json"] = comparison.to_json() + "\n"
         compared_ok = compared_ok and comparison.ok
         op_report = op_report or comparison  # the explorer overlays it on the later stage
+    if args.drift:
+        drift = b.drift(stage=args.drift, weights=args.weights_file)
+        print(f"\n{drift}")
+        extra["drift.json"] = drift.to_json() + "\n"
     if args.out:
         path = b.export(args.out, extra, explorer=args.explorer, report=op_report)
         print(f"wrote {path}")

@@ -225,6 +225,53 @@ def stage_comparison_plot(r, ax=None):
     return figure if figure is not None else ax
 
 
+# --- drift ----------------------------------------------------------------------------------------------------
+
+def drift_repr_html(r) -> str:
+    """The sentence, what produced it, and the ranked parts: share of the final error, source line, module, the
+    final PCC with only that part healed (what if it ran exactly)."""
+    e = html.escape
+    head = (f"<div><b>{e(r.model)}</b>: {e(r.stage)} in {e(r.precision)} on {e(r.device)}, final PCC "
+            f"{e(cell_text(r.final_pcc))} against the exact run ({r.runs} chained runs over {r.units} ops, "
+            f"{r.seconds:.1f} s)</div><div><b>{e(r.verdict)}</b></div>"
+            f"<div style='font-size:12px'>produced by {e(r.produced_by)}</div>")
+    rows = [[f"{c.share * 100:.1f} %", c.what, c.location or "-", c.module, c.kind,
+             "" if c.recovered_pcc is None else c.recovered_pcc] for c in r.contributors]
+    table = html_table(["share of error", "part", "line", "module", "kind", "PCC with it healed alone"], rows,
+                       titles={"share of error": "how much of the final squared error healing this part (computing "
+                                                 "it exactly) takes away",
+                               "PCC with it healed alone": "what if only this part ran exactly (f32): the final "
+                                                           "PCC against the exact run"})
+    return f"<div class='ttbench-drift'>{head}{table}</div>"
+
+
+def drift_plot(r, ax=None):
+    """Each op's relative error against the exact run along the program (log), the top contributors marked."""
+    figure = None
+    if ax is None:
+        from .plots import notebook_figure  # lazy: matplotlib, only when a plot is drawn
+
+        figure = notebook_figure(figsize=(10, 3))
+        ax = figure.subplots()
+    position = {index: x for x, index in enumerate(r.unit_ops)}
+    xs = [position[i] for i, _ in r.profile]
+    ys = [max(err, PCC_ERROR_FLOOR) for _, err in r.profile]
+    ax.plot(xs, ys, color="tab:blue", linewidth=1, label="relative error of each op's value")
+    ax.set_yscale("log")
+    for rank, c in enumerate([c for c in r.contributors if c.kind == "op"][:3]):
+        x = position.get(c.ops[0])
+        if x is None:
+            continue
+        ax.axvline(x, color="tab:red", linestyle="--", linewidth=1)
+        ax.annotate(f"{c.share * 100:.0f} %: {c.what} {c.location}", (x, max(ys) if ys else 1.0), fontsize=7,
+                    color="tab:red", xytext=(4, -12 * (rank + 1)), textcoords="offset points")
+    ax.set_xlabel(f"op of {r.stage} (program order)")
+    ax.set_ylabel(f"relative error vs exact (log)")
+    ax.set_title(f"{r.model}: error growth in {r.precision}, final PCC {r.final_pcc:.6f}")
+    ax.legend(loc="lower right", fontsize=7)
+    return figure if figure is not None else ax
+
+
 # --- diff -----------------------------------------------------------------------------------------------------
 
 def diff_repr_html(d) -> str:
@@ -266,6 +313,8 @@ VIEWS.update({
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,
+    "DriftReport._repr_html_": drift_repr_html,
+    "DriftReport.plot": drift_plot,
     "IRDiff._repr_html_": diff_repr_html,
     "IRDiff.save_html": diff_save_html,
 })

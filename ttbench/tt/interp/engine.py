@@ -41,8 +41,10 @@ class Interpretation:
 class Context:
     """One run: the program, the value of every SSA name per call, the const-eval cache."""
 
-    def __init__(self, program: Program, precision: str, record: bool, inputs_of=frozenset()):
+    def __init__(self, program: Program, precision: str, record: bool, inputs_of=frozenset(), exact=frozenset()):
         self.readings = READINGS
+        self.exact = exact  # op indices computed at the IR's precision in a reduced-precision run (drift's healing)
+        self.exact_depth = 0  # >0 while a healed ttcore.load_cached runs its const-eval function
         self.inputs_of = inputs_of  # op indices whose operands are recorded too (a reproduction's inputs)
         self.program = program
         self.precision = precision
@@ -76,6 +78,8 @@ class Context:
 
     def execute(self, step: "Step", args: list) -> list:
         op = step.op
+        healed = op.op.index in self.exact
+        self.exact_depth += healed
         try:
             out = step.fn(self, op, args)
         except (Unsupported, InterpreterBug, ProgramFault):
@@ -89,6 +93,8 @@ class Context:
                                    f"zero") from exc
             raise InterpreterBug(f"{op_place(op)}: {type(exc).__name__}: "
                                  f"{str(exc)[:300]}") from exc
+        finally:
+            self.exact_depth -= healed
         if isinstance(out, InPlace):
             if op.results:
                 raise InterpreterBug(f"{op.name} #{op.op.index} updates in place but the IR gives it results")
@@ -99,21 +105,25 @@ class Context:
         if len(out) != len(op.results):
             raise InterpreterBug(f"{op.name} #{op.op.index} gave {len(out)} results, the IR defines "
                                  f"{len(op.results)}")
-        typed = [self._as_typed(op, value, t, dtype) for value, t, dtype in zip(out, op.result_types, step.dtypes)]
+        reduced = self.precision == "bf16" and not healed and not self.exact_depth
+        typed = [self._as_typed(op, value, t, dtype, reduced) for value, t, dtype in
+                 zip(out, op.result_types, step.dtypes)]
         if self.record and any(isinstance(v, torch.Tensor) for v in typed):
             self.results[op.op.index] = typed
             before = self.before_activation.pop(op.op.index, None)
             if before is None:
                 self.values[op.op.index] = typed
             else:
-                self.values[op.op.index] = [self._as_typed(op, before[0], op.result_types[0], step.dtypes[0])]
+                self.values[op.op.index] = [self._as_typed(op, before[0], op.result_types[0], step.dtypes[0],
+                                                           reduced)]
                 self.fused[op.op.index] = before[1]
             if op.name in self.readings or op.op.index in self.inputs_of:
                 self.inputs[op.op.index] = args
         return typed
 
-    def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType], dtype):
-        """The result in the IR's element type and shape: a shape that disagrees is a misread op, said loudly."""
+    def _as_typed(self, op: ProgramOp, value, t: Optional[TensorType], dtype, reduced: bool = False):
+        """The result in the IR's element type and shape (rounded to bf16 when `reduced`): a shape that disagrees
+        is a misread op, said loudly."""
         if t is None:
             return value
         if not isinstance(value, torch.Tensor):
@@ -123,7 +133,7 @@ class Context:
                                  f"{tuple(value.shape)}, the IR says {t}")
         if value.dtype != dtype:
             value = value.to(dtype)
-        if self.precision == "bf16" and dtype.is_floating_point and dtype != torch.bfloat16:
+        if reduced and dtype.is_floating_point and dtype != torch.bfloat16:
             value = value.to(torch.bfloat16).to(dtype)
         return value
 
@@ -194,10 +204,12 @@ def _step(op: ProgramOp) -> "Step":
 
 
 def interpret(program: Program, arguments: list, precision: str = "ir", record: bool = False,
-              inputs_of=frozenset()) -> Interpretation:
+              inputs_of=frozenset(), exact=frozenset()) -> Interpretation:
     """Run `program`'s entry function on `arguments` (torch tensors, in order). precision="bf16" rounds every float
-    result to bf16 (a stand-in for a bf16 compile). Raises Unsupported (before any op runs) for what it does not
-    know, InterpreterBug for its own failures."""
+    result to bf16 (a stand-in for a bf16 compile), except the results of the ops in `exact` (op indices; a
+    `ttcore.load_cached` there runs its whole const-eval function exactly): those are "healed", computed at the
+    IR's precision on the rounded values they are given. Raises Unsupported (before any op runs) for what it does
+    not know, InterpreterBug for its own failures."""
 
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
@@ -210,7 +222,7 @@ def interpret(program: Program, arguments: list, precision: str = "ir", record: 
         if t is not None and tuple(value.shape) != t.shape:
             raise InterpreterBug(f"argument {i} of @{main.name} is {tuple(value.shape)}, the IR says {t}")
         inputs.append(value.to(torch_dtype(t)) if t is not None else value)
-    ctx = Context(program, precision, record, inputs_of)
+    ctx = Context(program, precision, record, inputs_of, exact)
     ctx.plan = plan
     t0 = time.perf_counter()
     with torch.no_grad():

@@ -257,7 +257,7 @@ def _load_cached(ctx, op, args):
     fn = ctx.program.functions.get(op.callee)
     if fn is None:
         raise InterpreterBug(f"ttcore.load_cached #{op.op.index} calls @{op.callee}, which the program lacks")
-    key = (op.callee, tuple(id(a) for a in args))
+    key = (op.callee, tuple(id(a) for a in args), ctx.exact_depth > 0)  # healed (drift) or not: not one value
     if key not in ctx.const_eval_cache:
         ctx.const_eval_cache[key] = ctx.call(fn, args)
     return ctx.const_eval_cache[key]

@@ -1,0 +1,103 @@
+"""Error attribution (issue 42): which ops the final error of a TT program run in bf16 pays for. Each model goes
+through the real Tenstorrent compiler (compile-only); its TTNN program runs chained in ttbench's interpreter, in
+bf16 and exactly, with parts healed. The models are defined here, in a file, so every op keeps its source line."""
+import numpy as np
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.core import BadInput
+from ttbench.tt.interp import interpret
+from ttbench.tt.program import parse_program
+
+pytestmark = pytest.mark.tt
+
+
+class OneCancellation(torch.nn.Module):
+    """Many ops whose bf16 rounding costs little, and one that destroys its input: x + 1000 keeps 8 bits of
+    mantissa at 1000, so bf16 rounds x to a multiple of 4 there; the subtraction after it is exact."""
+
+    def forward(self, x):
+        for _ in range(160):
+            x = x * 1.0078125  # exactly representable in bf16: only the product is rounded
+        y = x + 1000.0
+        y = y - 1000.0
+        for _ in range(160):
+            y = y * 0.9921875
+        return y
+
+
+class EvenSteps(torch.nn.Module):
+    """Sixty like ops, each rounding its result once and passing the error on unchanged: the error is spread over
+    all of them."""
+
+    def forward(self, x):
+        for _ in range(60):
+            x = x * 1.0078125
+        return x
+
+
+_BRINGUPS = {}
+
+
+def _bringup(model_cls):
+    if model_cls not in _BRINGUPS:
+        torch.manual_seed(0)
+        _BRINGUPS[model_cls] = tb.bringup(model_cls(), (torch.randn(4, 64),), name=model_cls.__name__, tt=True,
+                                          progress=False)
+    b = _BRINGUPS[model_cls]
+    assert b.stages["ttnn"].ok, b.stages["ttnn"].error
+    return b
+
+
+def test_one_dominant_op_is_ranked_first_with_most_of_the_error_within_twenty_runs():
+    b = _bringup(OneCancellation)
+    report = b.drift(progress=False)
+    assert report.units >= 300  # the cost bound is said for a 300-op program
+    assert report.runs <= 20
+    top = report.contributors[0]
+    assert top.kind == "op" and top.what.startswith("ttnn.add"), str(report)
+    assert top.share >= 0.5 and top.location.startswith("test_drift.py:")
+    assert "% of the final error comes from ttnn.add" in report.verdict
+    assert report.final_pcc < 0.99 < top.recovered_pcc  # healing the culprit alone gives the PCC back
+
+
+def test_evenly_spread_error_names_no_culprit():
+    report = _bringup(EvenSteps).drift(progress=False)
+    assert report.final_pcc < 1.0
+    assert "spread" in report.verdict and "comes from" not in report.verdict.split(":")[0], str(report)
+    assert all(c.share < 0.5 for c in report.contributors if c.kind == "op"), str(report)
+
+
+def test_healing_every_op_gives_back_the_exact_outputs_and_healing_none_does_not():
+    b = _bringup(OneCancellation)
+    program = parse_program("ttnn", b.stages["ttnn"].full_text())
+    everything = frozenset(p.op.index for p in program.main.ops)
+    exact = interpret(program, list(b.argument_values)).outputs[0]
+    healed = interpret(program, list(b.argument_values), precision="bf16", exact=everything).outputs[0]
+    reduced = interpret(program, list(b.argument_values), precision="bf16").outputs[0]
+    assert torch.equal(healed, exact)
+    assert not torch.equal(reduced, exact)
+
+
+def test_drift_refuses_bad_arguments_before_any_run():
+    b = _bringup(EvenSteps)
+    with pytest.raises(BadInput, match="stage must be one of ttir, ttnn"):
+        b.drift(stage="stablehlo")
+    with pytest.raises(BadInput, match="max_runs must be an integer of at least"):
+        b.drift(max_runs=2)
+    with pytest.raises(BadInput, match="runs on cpu"):
+        b.drift(device="tt")
+
+
+def test_the_drift_view_escapes_and_plots():
+    b = _bringup(OneCancellation)
+    report = b.drift(progress=False)
+    report.model = "<script>x</script>"
+    page = report._repr_html_()
+    assert "<script>x" not in page and "&lt;script&gt;" in page
+    assert "share of error" in page and "ttnn.add" in page
+    figure = report.plot()
+    ax = figure.axes[0]
+    assert ax.get_yscale() == "log" and any("ttnn.add" in t.get_text() for t in ax.texts)
+    assert np.isfinite(report.to_dict()["final_error"])

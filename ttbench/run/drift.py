@@ -1,0 +1,335 @@
+"""Error attribution: which ops a TT program's final error pays for, when it runs in reduced precision.
+
+The program runs chained in the reduced precision (on the CPU: ttbench's interpreter with every float result
+rounded to bf16, a stand-in for the chip's bf16 arithmetic) and exactly (the IR's own element types). Parts of the
+reduced run are then "healed" — computed exactly on the rounded values they are given — and each part's share of
+the final error is what healing it takes away:
+
+- prefixes, bisected: f(k) is the final error when the first k ops are healed (f(0) the whole error, f(n) none);
+  the segment whose drop f(a) - f(b) is largest is split next, so isolating one dominant op costs log2(ops) runs,
+  and a budget (`max_runs`) bounds the rest. Errors of independent roundings add as squared errors, which is the
+  measure used: the final error is the squared distance of the outputs from the exact ones.
+- the top single ops alone (what-if: this op in f32 -> the final PCC it gives back),
+- and each top op's group: the ops of the same kind at the same place in the model's repeated modules
+  (`encoder.layer.*`), or on the same source line.
+
+Healing every op must give back the exact outputs bit for bit; a run that does not is ttbench's bug and refuses.
+What it vouches for: how bf16 rounding of each op's result, under the compiler's program, accumulates. What it
+cannot: the chip's own kernels (math fidelity, accumulation width), which only a device or the simulator shows.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+import torch
+
+from ..analysis.op_kinds import is_bookkeeping
+from ..core import BadInput, InternalError, REPORT_BUGS, view_method
+from ..io.arrays import to_numpy
+from ..progress import bar as progress_bar
+from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
+from ..tt.program import PROGRAM_STAGES, Program, parse_program
+from .compare import pcc
+
+DRIFT_DEVICES = ("cpu",)
+DRIFT_PRECISIONS = ("bf16",)
+MIN_RUNS = 10  # exact, reduced, healed everywhere, a bisection step, and the runs kept for the top parts
+CULPRIT_SHARE = 0.5  # a part named as *the* cause: at least this share of the final error
+SPREAD_SHARE = 0.2  # no single op above this: the error is spread, said so
+CONCENTRATED = 0.25  # a culprit part is at most this fraction of the program's computing ops
+TOP_OPS = 2  # single ops measured alone (the what-if), each with its group
+TOP_KINDS = 2  # op kinds of the largest parts, healed everywhere
+_INDEX = re.compile(r"(?<=\.)\d+(?=\.|$)")
+
+
+@dataclass
+class Contributor:
+    """One healed part of the program and what healing it gives back."""
+
+    kind: str  # "op", "ops" (a contiguous range of the program), "group" (same kind in repeated modules / one line)
+    what: str  # "ttnn.sum #37", "ops #12–#40 (29 ops)", "12 ttnn.layer_norm of encoder.layer.*"
+    ops: list  # op indices healed
+    share: float  # of the final (squared) error taken away by healing these ops
+    location: str = ""  # the first op's source line (short), "" unknown
+    module: str = ""
+    recovered_pcc: Optional[float] = None  # the final PCC with only these healed; None when not measured alone
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "what": self.what, "ops": self.ops, "share": self.share,
+                "location": self.location, "module": self.module, "recovered_pcc": self.recovered_pcc}
+
+
+@dataclass
+class DriftReport:
+    model: str
+    stage: str
+    device: str
+    precision: str
+    produced_by: str
+    final_pcc: float  # the reduced run's outputs against the exact run's
+    final_error: float  # squared distance of the outputs, summed over them
+    contributors: list  # Contributor, largest share first
+    runs: int  # chained runs made, the exact and reduced ones included
+    seconds: float
+    units: int  # ops that can be healed (main's ops with a tensor result)
+    profile: list = field(default_factory=list)  # (op index, relative error of its value) along the program
+    prefix_errors: dict = field(default_factory=dict)  # k -> final error with the first k units healed
+    unit_ops: list = field(default_factory=list)  # op index of each unit, in program order
+    verdict: str = ""
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "stage": self.stage, "device": self.device, "precision": self.precision,
+                "produced_by": self.produced_by, "final_pcc": self.final_pcc, "final_error": self.final_error,
+                "runs": self.runs, "seconds": self.seconds, "units": self.units, "verdict": self.verdict,
+                "contributors": [c.to_dict() for c in self.contributors],
+                "profile": [[i, e] for i, e in self.profile]}
+
+    _repr_html_ = view_method("DriftReport._repr_html_",
+                              "The sentence, then the ranked parts with their share, line, module and healed PCC.")
+    plot = view_method("DriftReport.plot", "plot(ax=None): each op's relative error along the program (log), "
+                                           "the top contributors marked.")
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def top(self, n: int = 5) -> list:
+        return self.contributors[:n]
+
+    def __str__(self) -> str:
+        head = (f"{self.model} {self.stage} in {self.precision} on {self.device}: final PCC {self.final_pcc:.6f} "
+                f"against the exact run ({self.runs} runs, {self.seconds:.1f} s)")
+        lines = [head, self.verdict]
+        for c in self.contributors[:10]:
+            alone = f"  alone -> PCC {c.recovered_pcc:.6f}" if c.recovered_pcc is not None else ""
+            lines.append(f"  {c.share * 100:6.1f} %  {c.what}  {c.location}  {c.module}{alone}")
+        return "\n".join(lines)
+
+
+class _Runs:
+    """Chained runs of one program, counted, each reduced to its final squared error and PCC."""
+
+    def __init__(self, program: Program, arguments: list, precision: str, bar):
+        self.program, self.arguments, self.precision, self.bar = program, arguments, precision, bar
+        self.count = 0
+        exact = self._run(precision="ir", record=True)
+        self.exact_outputs = _float_outputs(exact.outputs)
+        if not self.exact_outputs:
+            raise BadInput("drift compares float outputs, and this program returns none")
+        self.exact_values = exact.values
+        self.scale = sum(float(((e - e.mean()) ** 2).sum()) for e in self.exact_outputs) or 1.0
+
+    def _run(self, precision: str, record: bool = False, exact=frozenset()):
+        try:
+            run = interpret(self.program, list(self.arguments), precision=precision, record=record, exact=exact)
+        except NOT_INTERPRETED as exc:
+            raise why_not(exc) from exc
+        self.count += 1
+        self.bar.update(1)
+        return run
+
+    def error(self, healed=frozenset(), record: bool = False):
+        """(final squared error, final PCC, the run) with the ops in `healed` computed exactly."""
+        run = self._run(self.precision, record=record, exact=frozenset(healed))
+        outputs = _float_outputs(run.outputs)
+        error = sum(float(((o - e) ** 2).sum()) for o, e in zip(outputs, self.exact_outputs))
+        return error, pcc(np.concatenate([o.ravel() for o in outputs]),
+                          np.concatenate([e.ravel() for e in self.exact_outputs])), run
+
+
+def _float_outputs(outputs: list) -> list:
+    return [to_numpy(o.detach().double()) for o in outputs if isinstance(o, torch.Tensor) and o.dtype.is_floating_point]
+
+
+def drift(b, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", max_runs: int = 20,
+          progress: bool = True) -> DriftReport:
+    """Attribute the final error of `stage`'s program run in `precision` to its ops (see the module doc)."""
+    if stage not in PROGRAM_STAGES:
+        raise BadInput(f"drift runs a TT program: stage must be one of {', '.join(PROGRAM_STAGES)}, not {stage!r}")
+    if device not in DRIFT_DEVICES:
+        raise BadInput(f"drift runs on {', '.join(DRIFT_DEVICES)} (the bf16 stand-in in ttbench's interpreter), "
+                       f"not {device!r}")
+    if precision not in DRIFT_PRECISIONS:
+        raise BadInput(f"drift's reduced precision is one of {', '.join(DRIFT_PRECISIONS)}, not {precision!r}")
+    if not isinstance(max_runs, int) or max_runs < MIN_RUNS:
+        raise BadInput(f"max_runs must be an integer of at least {MIN_RUNS}, not {max_runs!r}")
+    if stage not in b.stages:
+        raise BadInput(f"this bringup has no {stage} stage (bring it up with tt=True)")
+    s = b.stages[stage]
+    if not s.ok:
+        raise BadInput(f"drift runs the {stage} program, and {stage} did not compile: {s.error}")
+    t0 = time.perf_counter()
+    try:
+        program = parse_program(stage, s.full_text())
+    except NOT_INTERPRETED as exc:
+        raise why_not(exc) from exc
+    units = [p for p in program.main.ops if p.results and any(t is not None for t in p.result_types)]
+    if not units:
+        raise BadInput(f"the {stage} program has no op with a tensor result to attribute error to")
+    with progress_bar(max_runs, f"{b.model_name} drift", progress) as bar:
+        runs = _Runs(program, list(b.argument_values), precision, bar)
+        total, final_pcc, reduced = runs.error(record=True)
+        everything = frozenset(p.op.index for p in units)
+        healed_all, _, _ = runs.error(everything)
+        if healed_all != 0.0:
+            raise InternalError(f"drift: healing every op of the {stage} program left a final error of "
+                                f"{healed_all:.3g} (it must give back the exact outputs; {REPORT_BUGS})")
+        report = DriftReport(b.model_name, stage, device, precision, f"{device}: {PRODUCER}, every float result "
+                             f"rounded to {precision} except the healed ops'", final_pcc, total, [], runs.count, 0.0,
+                             len(units), unit_ops=[p.op.index for p in units])
+        report.profile = _profile(units, reduced.values, runs.exact_values)
+        if total == 0.0:
+            report.verdict = (f"The {precision} run gives the exact outputs: there is no error to attribute.")
+        else:
+            _attribute(report, runs, units, total, max_runs)
+    report.runs, report.seconds = runs.count, time.perf_counter() - t0
+    return report
+
+
+def _profile(units: list, reduced: dict, exact: dict) -> list:
+    """(op index, relative error of its first tensor result against the exact run's) for each unit recorded."""
+    out = []
+    for p in units:
+        i = p.op.index
+        if i not in reduced or i not in exact:
+            continue
+        r, e = reduced[i][0], exact[i][0]
+        if not (isinstance(r, torch.Tensor) and r.dtype.is_floating_point):
+            continue
+        r, e = r.detach().double(), e.detach().double()
+        norm = float(e.norm())
+        out.append((i, float((r - e).norm()) / norm if norm else float((r - e).norm())))
+    return out
+
+
+def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, max_runs: int) -> None:
+    n = len(units)
+    index = [p.op.index for p in units]
+    f = {0: total, n: 0.0}
+    reserved = 2 * TOP_OPS + TOP_KINDS  # each top op alone and its group; each top kind everywhere
+    split_budget = max_runs - runs.count - reserved
+    heap = [(-total, 0, n)]
+    leaves = []
+    while heap:
+        drop, a, b = heapq.heappop(heap)
+        if b - a == 1 or split_budget <= 0 or -drop <= 0.01 * total:
+            leaves.append((-drop, a, b))
+            continue
+        m = (a + b) // 2
+        f[m] = runs.error(index[:m])[0]
+        split_budget -= 1
+        for lo, hi in ((a, m), (m, b)):
+            heapq.heappush(heap, (-(f[lo] - f[hi]), lo, hi))
+    report.prefix_errors = dict(sorted(f.items()))
+    leaves.sort(key=lambda t: -t[0])
+    contributors = []
+    for drop, a, b in leaves:
+        if drop <= 0:
+            continue
+        first = units[a].op
+        what = f"{first.name} #{first.index}" if b - a == 1 else _range_label(units[a:b])
+        contributors.append(Contributor("op" if b - a == 1 else "ops", what, index[a:b], drop / total,
+                                        _where(first), first.module or ""))
+
+    def healed(description: str, ops: list, like: Contributor) -> None:
+        if runs.count < max_runs:
+            error, p, _ = runs.error(ops)
+            contributors.append(Contributor("group", description, ops, (total - error) / total, like.location,
+                                            like.module, p))
+
+    # what-if: each of the top single ops computed exactly on its own, then its group
+    for c in [c for c in contributors if c.kind == "op"][:TOP_OPS]:
+        if runs.count >= max_runs:
+            break
+        error, p, _ = runs.error(c.ops)
+        c.recovered_pcc = p
+        c.share = (total - error) / total  # measured alone: the what-if, not the bisection's estimate
+        group = _group_of(units, c.ops[0])
+        if group:
+            healed(*group, c)
+    # the kinds of op the largest parts compute, healed everywhere in the program ("the 52 ttnn.conv2d")
+    for kind in _top_kinds(units, contributors[:3]):
+        members = [p.op.index for p in units if p.op.name == kind]
+        if len(members) > 1:
+            healed(f"all {len(members)} {kind}", members, Contributor("group", "", [], 0.0))
+    contributors.sort(key=lambda c: -c.share)
+    report.contributors = contributors
+    report.verdict = _verdict(report, contributors, len(_computing(units)))
+
+
+def _computing(ops) -> list:
+    return [p.op.name for p in ops if not is_bookkeeping(p.op.name) and p.op.name != "ttcore.load_cached"]
+
+
+def _range_label(ops: list) -> str:
+    kinds = Counter(_computing(ops)).most_common(3)
+    inside = ", ".join(f"{count} {name}" for name, count in kinds) or "bookkeeping only"
+    return f"ops #{ops[0].op.index}–#{ops[-1].op.index} ({len(ops)} ops: {inside})"
+
+
+def _top_kinds(units: list, parts: list) -> list:
+    """The op kinds that compute the most in the largest parts, up to TOP_KINDS."""
+    at = {p.op.index: p for p in units}
+    counts: Counter = Counter()
+    for c in parts:
+        counts.update(_computing([at[i] for i in c.ops]))
+    return [name for name, _ in counts.most_common(TOP_KINDS)]
+
+
+def _where(op) -> str:
+    return op.location.short if op.location is not None else ""
+
+
+def _module_pattern(module: Optional[str]) -> str:
+    return _INDEX.sub("*", module or "")
+
+
+def _group_of(units: list, op_index: int) -> Optional[tuple]:
+    """(description, op indices) of the ops like `op_index`'s: same kind, and the same module with its block
+    numbers as * (`encoder.layer.*.attention`), or else the same source line; None when it is alone."""
+    op = next(p.op for p in units if p.op.index == op_index)
+    pattern = _module_pattern(op.module)
+    if "*" in pattern:
+        members = [p.op.index for p in units if p.op.name == op.name and _module_pattern(p.op.module) == pattern]
+        where = pattern
+    elif op.location is not None:
+        members = [p.op.index for p in units if p.op.name == op.name and p.op.location is not None
+                   and (p.op.location.file, p.op.location.line) == (op.location.file, op.location.line)]
+        where = op.location.short
+    else:
+        return None
+    if len(members) < 2:
+        return None
+    return f"the {len(members)} {op.name} of {where}", members
+
+
+def _verdict(report: DriftReport, contributors: list, computing: int) -> str:
+    """One sentence: a culprit only where a part holds most of the error *and* is a small part of the program
+    (all 60 multiplies of a program of multiplies holding 100 % of its error is no culprit)."""
+    if not contributors:
+        return ("No part of the program takes the error away on its own: the ops' errors cancel or compound, and "
+                "no culprit is named.")
+
+    def place(c: Contributor) -> str:
+        return f" ({c.location})" if c.location and c.kind != "group" else ""
+
+    concentrated = [c for c in contributors if c.share >= CULPRIT_SHARE and len(c.ops) <= CONCENTRATED * computing]
+    if concentrated:
+        top = concentrated[0]
+        return f"{top.share * 100:.0f} % of the final error comes from {top.what}{place(top)}."
+    singles = [c for c in contributors if c.kind == "op"]
+    largest = max(singles, key=lambda c: c.share) if singles else None
+    if largest is None or largest.share < SPREAD_SHARE:
+        top = contributors[0]
+        return (f"The error is spread along the program: no single op accounts for {SPREAD_SHARE * 100:.0f} % of "
+                f"it" + (f" (the largest: {largest.share * 100:.0f} % from {largest.what}{place(largest)})"
+                         if largest else "") + f"; the largest part measured is {top.what}, "
+                f"{top.share * 100:.0f} %.")
+    return f"The largest single op, {largest.what}{place(largest)}, holds {largest.share * 100:.0f} % of the " \
+           f"final error; no part holds most of it."
