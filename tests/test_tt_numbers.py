@@ -379,12 +379,46 @@ def test_a_tt_program_that_runs_and_does_not_match_is_an_incorrect_result_with_i
     (group,) = triage.group_rows([row])
     assert group.stage == "ttnn" and group.op == "ttnn.conv2d" and "first divergence" in group.example
     written = triage.write_divergence(wrong, wrong_numbers, str(tmp_path))
-    assert {p.rsplit("/", 1)[-1] for p in written} == {"op.mlir", "values.npz", "divergence.json"}
+    assert {p.rsplit("/", 1)[-1] for p in written} == {"op.mlir", "values.npz", "divergence.json", "repro.py"}
+    _fails_alone_with(tmp_path, wrong_numbers["op_pcc"])
     values = __import__("numpy").load(tmp_path / "values.npz")
     after = values["ttnn_value_after_sigmoid"].reshape(-1)
     assert torch.allclose(torch.from_numpy(after), torch.sigmoid(torch.from_numpy(values["ttnn_value"].reshape(-1))))
     assert "operand_0" in values and "ttir_value" in values
     assert "sigmoid" in (tmp_path / "op.mlir").read_text()
+
+
+def _fails_alone_with(folder, stated_pcc: float) -> None:
+    """repro.py run alone in a fresh process, from a copy of its folder elsewhere, with ttbench made unimportable:
+    it fails with the stated PCC."""
+    import shutil
+    import subprocess
+    import sys
+
+    alone = folder.parent / (folder.name + "_alone")
+    shutil.copytree(folder, alone)
+    (alone / "ttbench.py").write_text("raise ImportError('the reproduction imported ttbench')\n")  # shadows it
+    script = (alone / "repro.py").read_text()
+    assert "ttbench" not in "".join(l for l in script.splitlines() if l.startswith(("import", "from")))
+    done = subprocess.run([sys.executable, "repro.py"], cwd=alone, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"FAIL: PCC {stated_pcc:.6f}" in done.stdout, done.stdout
+
+
+@pytest.mark.tt
+def test_an_exported_stage_comparison_carries_a_reproduction_that_fails_alone(tmp_path):
+    b = _bringup(SqueezeExcite, 1, 3, 16, 16)
+    wrong = _edited(b, "ttnn", lambda t: t.replace("activation = <op_type = relu>", "activation = <op_type = sigmoid>"))
+    comparison = wrong.compare_stages("ttir", "ttnn")
+    d = comparison.first_divergence
+    assert d is not None
+    folder = wrong.export(str(tmp_path / "out"), report=comparison)
+    repro = tmp_path / "out" / "repro"
+    facts = __import__("json").loads((repro / "divergence.json").read_text())
+    assert facts["repro"]["reproduces"] is True and facts["op"] == "ttnn.conv2d"
+    assert "sigmoid" in (repro / "op.mlir").read_text() and "ttir." in (repro / "op.mlir").read_text()
+    _fails_alone_with(repro, d.pcc)
+    assert folder
 
 
 @pytest.mark.tt

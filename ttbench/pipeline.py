@@ -23,7 +23,8 @@ from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .run.drift import drift
 from .run.op_by_op import op_by_op
 from .run.results import NoFailingOp
-from .run.stage_compare import compare_stages
+from .run.repro import divergence_facts, divergence_files
+from .run.stage_compare import StageComparison, compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error, prestart_worker
@@ -180,7 +181,12 @@ class Bringup:
                report=None) -> str:
         """Every stage's IR, manifest.json, the weights and report.html into `directory` (atomically); with
         `explorer`, Model Explorer's graphs and overlays too (`ttbench explore DIR` serves them; `report`: an
-        op-by-op report or stage comparison to overlay)."""
+        op-by-op report or stage comparison to overlay). A stage comparison with a first divergence also writes
+        its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC)."""
+        facts = divergence_facts(report) if isinstance(report, StageComparison) else {}
+        if facts:
+            repro = {f"repro/{name}": content for name, content in divergence_files(self, facts).items()}
+            extra_files = {**repro, **(extra_files or {})}
         if explorer:
             extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
         return write_bringup(self, directory, extra_files)

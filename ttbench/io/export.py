@@ -72,9 +72,9 @@ def _stage_entry(name: str, stage) -> dict:
     return entry
 
 
-def _write(path: str, text: str) -> None:
-    with open(path, "w") as f:
-        f.write(text)
+def _write(path: str, content) -> None:
+    with open(path, "wb" if isinstance(content, bytes) else "w") as f:
+        f.write(content)
 
 
 def is_export_folder(path: str) -> bool:
@@ -119,8 +119,8 @@ def check_export_target(directory: str) -> str:
 
 
 def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
-    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text); returns its path.
-    Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
+    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text or bytes); returns its
+    path. Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
     directory = check_export_target(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)

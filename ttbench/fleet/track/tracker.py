@@ -280,8 +280,10 @@ def _divergence_repro(group, row: dict, folder: str) -> None:
     os.remove(facts)
     group.reproduces = None  # a second reading (chip or simulator) is what would settle it
     if done.ok and os.path.isfile(os.path.join(folder, "values.npz")):
-        group.repro_note = ("op.mlir: the diverging op's text; values.npz: its operands and both stages' values "
-                            "(ttbench's interpreter); divergence.json: what was compared")
+        script = ("repro.py: fails alone with the stated PCC (numpy only); "
+                  if os.path.isfile(os.path.join(folder, "repro.py")) else "")
+        group.repro_note = (f"{script}op.mlir: the diverging op's text in both stages; values.npz: its operands and "
+                            f"both stages' values (ttbench's interpreter); divergence.json: what was compared")
     else:
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [describe_exit(done.returncode)]
         group.repro_note = f"the values could not be written: {tail[0][:200]}"

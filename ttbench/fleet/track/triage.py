@@ -287,27 +287,15 @@ _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.p
 
 
 def write_divergence(b, incorrect: dict, folder: str) -> list:
-    """An incorrect result's reproduction into `folder`: the diverging op's program text (op.mlir), its operands
-    and both stages' values of it (values.npz, as ttbench's interpreter and the earlier stage compute them), and
-    what was compared (divergence.json). -> the files written."""
-    import numpy as np  # lazy: only reproductions write arrays
+    """An incorrect result's reproduction into `folder` (run/repro.py): the diverging op's text in both stages
+    (op.mlir), its operands and both stages' values (values.npz), what was compared (divergence.json) and, when
+    it fails alone with the stated PCC, repro.py. -> the files written."""
+    from ...run.repro import divergence_files, write_files  # lazy: imports torch
 
-    from ...run.stage_values import divergence_values  # lazy: imports torch
-
-    found = divergence_values(b, incorrect["stage"], incorrect["index"], incorrect["earlier"],
-                              incorrect["reference_index"])
-    written = [write_text_atomic(os.path.join(folder, "op.mlir"), shown(incorrect.get("op_text", "")) + "\n")]
-    path = os.path.join(folder, "values.npz")
-    with open(path + ".part", "wb") as f:
-        np.savez(f, **found["arrays"])
-    os.replace(path + ".part", path)
-    written.append(path)
-    facts = {k: shown(v) if isinstance(v, str) else v for k, v in incorrect.items() if k != "op_text"}
-    facts["arrays"] = {name: {"shape": list(a.shape), "dtype_in_ir": found["dtypes"].get(name)}
-                       for name, a in found["arrays"].items()}
-    written.append(write_text_atomic(os.path.join(folder, "divergence.json"), json.dumps(facts, indent=1,
-                                                                                          default=str) + "\n"))
-    return written
+    facts = dict(incorrect)
+    if "reference_text" not in facts and facts.get("reference_index") is not None and facts.get("earlier") in b.stages:
+        facts["reference_text"] = b.stages[facts["earlier"]].ops[facts["reference_index"]].text
+    return write_files(folder, divergence_files(b, facts, shown=shown))
 
 
 def _child_main(argv: list) -> int:
