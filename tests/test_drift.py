@@ -9,6 +9,7 @@ import ttbench as tb
 from ttbench.core import BadInput
 from ttbench.tt.interp import interpret
 from ttbench.tt.program import parse_program
+from ttbench.tt.sim.executor import available
 
 pytestmark = pytest.mark.tt
 
@@ -101,3 +102,29 @@ def test_the_drift_view_escapes_and_plots():
     ax = figure.axes[0]
     assert ax.get_yscale() == "log" and any("ttnn.add" in t.get_text() for t in ax.texts)
     assert np.isfinite(report.to_dict()["final_error"])
+
+
+class MatmulStack(torch.nn.Module):
+    """Six linear layers: on the simulator only the matmuls lose precision (ttnn's bf16 kernels); the element-wise
+    ops compute f32 tiles exactly."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList(torch.nn.Linear(64, 64) for _ in range(6))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+        return x
+
+
+@pytest.mark.ttsim
+@pytest.mark.skipif(available() is not None, reason=f"no simulator here: {available()}")
+def test_on_the_simulator_the_matmuls_hold_the_error_found_by_prefix_bisection():
+    torch.manual_seed(0)
+    b = tb.bringup(MatmulStack(), (torch.randn(32, 64),), name="matmuls", tt=True, progress=False)
+    report = b.drift(device="ttsim", progress=False)
+    assert report.runs <= 20 and report.final_pcc < 1.0
+    assert "ttsim" in report.produced_by
+    assert report.verdict.startswith(("99 %", "100 %")) and "6 ttnn.matmul" in report.verdict, str(report)
+    assert all(c.kind in ("op", "ops", "sum") for c in report.contributors)  # no out-of-order healing there

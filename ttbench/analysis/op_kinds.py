@@ -29,6 +29,19 @@ BOOKKEEPING_OPS = ("ttnn.get_device, ttnn.deallocate, ttnn.to_device/from_device
                    "ttcore.load_cached, torch.prim.ListConstruct/TupleConstruct")
 
 
+# Ops that only move or retype values. Lowering adds many that the earlier stage has no op for (a broadcast of a
+# bias). All but the retyping ones give back their operands' elements unchanged.
+MOVEMENT_SUFFIXES = (".reshape", ".broadcast", ".permute", ".repeat", ".typecast", ".slice_static", ".concat",
+                     ".transpose", ".broadcast_in_dim", ".convert", ".view.default", ".t.default",
+                     ".expand.default", ".clone.default", ".squeeze", ".unsqueeze")
+_RETYPING_SUFFIXES = (".typecast", ".convert")
+
+
+def moves_only(name: str) -> bool:
+    """Whether an op of this name gives back its operands' elements unchanged (moved, not retyped or computed)."""
+    return name.endswith(MOVEMENT_SUFFIXES) and not name.endswith(_RETYPING_SUFFIXES)
+
+
 def is_bookkeeping(name: str) -> bool:
     """Whether an op of this name only moves, re-lays, frees or looks up values (see _BOOKKEEPING_RE)."""
     return bool(_BOOKKEEPING_RE.match(name))

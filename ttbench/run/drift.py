@@ -30,20 +30,22 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..analysis.op_kinds import is_bookkeeping
+from ..analysis.op_kinds import is_bookkeeping, moves_only
 from ..core import BadInput, InternalError, REPORT_BUGS, view_method
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import PROGRAM_STAGES, Program, parse_program
+from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, simulate
+from ..tt.sim.executor import available as sim_available
 from .compare import pcc
 
-DRIFT_DEVICES = ("cpu",)
+DRIFT_DEVICES = ("cpu", "ttsim")
 DRIFT_PRECISIONS = ("bf16",)
 MIN_RUNS = 10  # exact, reduced, healed everywhere, a bisection step, and the runs kept for the top parts
 CULPRIT_SHARE = 0.5  # a part named as *the* cause: at least this share of the final error
 SPREAD_SHARE = 0.2  # no single op above this: the error is spread, said so
-CONCENTRATED = 0.25  # a culprit part is at most this fraction of the program's computing ops
+CONCENTRATION = 2.0  # a culprit part holds at least this many times its fraction of the program's computing ops
 TOP_OPS = 2  # single ops measured alone (the what-if), each with its group
 TOP_KINDS = 2  # op kinds of the largest parts, healed everywhere
 _INDEX = re.compile(r"(?<=\.)\d+(?=\.|$)")
@@ -53,7 +55,8 @@ _INDEX = re.compile(r"(?<=\.)\d+(?=\.|$)")
 class Contributor:
     """One healed part of the program and what healing it gives back."""
 
-    kind: str  # "op", "ops" (a contiguous range of the program), "group" (same kind in repeated modules / one line)
+    kind: str  # "op", "ops" (a contiguous range of the program), "group" (healed together: the same kind in
+    # repeated modules, on one line, or everywhere), "sum" (single ops of one kind found by the bisection, added)
     what: str  # "ttnn.sum #37", "ops #12–#40 (29 ops)", "12 ttnn.layer_norm of encoder.layer.*"
     ops: list  # op indices healed
     share: float  # of the final (squared) error taken away by healing these ops
@@ -113,19 +116,22 @@ class DriftReport:
 
 
 class _Runs:
-    """Chained runs of one program, counted, each reduced to its final squared error and PCC."""
+    """Chained runs of one program, counted, each reduced to its final squared error and PCC against the exact run
+    (the interpreter at the IR's precision, every op's results recorded)."""
 
-    def __init__(self, program: Program, arguments: list, precision: str, bar):
-        self.program, self.arguments, self.precision, self.bar = program, arguments, precision, bar
+    producer = ""
+    reduced_values: dict = {}  # op index -> its first result in the reduced run (torch or numpy), once it ran
+
+    def __init__(self, program: Program, arguments: list, bar):
+        self.program, self.arguments, self.bar = program, arguments, bar
         self.count = 0
-        exact = self._run(precision="ir", record=True)
+        exact = self._interpret(precision="ir", record=True)
         self.exact_outputs = _float_outputs(exact.outputs)
         if not self.exact_outputs:
             raise BadInput("drift compares float outputs, and this program returns none")
-        self.exact_values = exact.values
-        self.scale = sum(float(((e - e.mean()) ** 2).sum()) for e in self.exact_outputs) or 1.0
+        self.exact = exact
 
-    def _run(self, precision: str, record: bool = False, exact=frozenset()):
+    def _interpret(self, precision: str, record: bool = False, exact=frozenset()):
         try:
             run = interpret(self.program, list(self.arguments), precision=precision, record=record, exact=exact)
         except NOT_INTERPRETED as exc:
@@ -134,13 +140,79 @@ class _Runs:
         self.bar.update(1)
         return run
 
-    def error(self, healed=frozenset(), record: bool = False):
-        """(final squared error, final PCC, the run) with the ops in `healed` computed exactly."""
-        run = self._run(self.precision, record=record, exact=frozenset(healed))
-        outputs = _float_outputs(run.outputs)
+    def outputs(self, healed: frozenset) -> list:
+        raise NotImplementedError
+
+    def error(self, healed=frozenset()) -> tuple:
+        """(final squared error, final PCC) with the ops in `healed` healed."""
+        outputs = self.outputs(frozenset(healed))
+        if len(outputs) != len(self.exact_outputs):
+            raise InternalError(f"drift: a run gave {len(outputs)} float outputs, the exact run "
+                                f"{len(self.exact_outputs)} ({REPORT_BUGS})")
         error = sum(float(((o - e) ** 2).sum()) for o, e in zip(outputs, self.exact_outputs))
         return error, pcc(np.concatenate([o.ravel() for o in outputs]),
-                          np.concatenate([e.ravel() for e in self.exact_outputs])), run
+                          np.concatenate([e.ravel() for e in self.exact_outputs]))
+
+
+class _InterpretedRuns(_Runs):
+    """The CPU stand-in: every float result rounded to bf16; a healed op computes at the IR's precision on the
+    rounded values it is given (what if it ran in f32), so any set of ops can be healed."""
+
+    any_set = True
+
+    def __init__(self, program: Program, arguments: list, precision: str, bar):
+        super().__init__(program, arguments, bar)
+        self.precision = precision
+        self.producer = (f"cpu: {PRODUCER}, every float result rounded to {precision} except the healed ops'")
+
+    def outputs(self, healed: frozenset) -> list:
+        run = self._interpret(self.precision, record=not healed, exact=healed)
+        if not healed:
+            self.reduced_values = {i: values[0] for i, values in run.values.items() if values}
+        return _float_outputs(run.outputs)
+
+
+class _SimulatedRuns(_Runs):
+    """Tenstorrent's simulator: ttnn's kernels, chained. A healed op is not run: its results are the exact run's
+    values. That equals computing it exactly only when every op before it is healed too, so only prefixes are
+    healed here (the bisection), never single ops out of order."""
+
+    any_set = False
+
+    def __init__(self, program: Program, arguments: list, timeout: float, bar):
+        super().__init__(program, arguments, bar)
+        self.timeout = timeout
+        self.producer = f"ttsim: {SIMULATOR}, chained; healed ops take the interpreter's exact values"
+        main = program.main
+        self.read_after = {}  # SSA name -> the last main op (position) that reads it, or len(ops) when returned
+        for position, p in enumerate(main.ops):
+            for name in p.operands:
+                self.read_after[name] = position
+        for name in main.returns:
+            self.read_after[name] = len(main.ops)
+        self.position = {p.op.index: k for k, p in enumerate(main.ops)}
+
+    def outputs(self, healed: frozenset) -> list:
+        main = self.program.main
+        last = max((self.position[i] for i in healed), default=-1)
+        seed = {}
+        for p in main.ops:
+            if p.op.index not in healed:
+                continue
+            values = self.exact.results.get(p.op.index) or []
+            for name, value in zip(p.results, values):
+                if isinstance(value, torch.Tensor) and self.read_after.get(name, -1) > last:
+                    seed[(main.name, name)] = to_numpy(value)
+        run = simulate(self.program, [to_numpy(a) for a in self.arguments], seed=seed if healed else None, healed=healed,
+                       record=not healed, timeout=self.timeout)
+        if not healed:
+            self.reduced_values = dict(run.values)
+        self.count += 1
+        self.bar.update(1)
+        if run.outputs is None:
+            where = f" at op #{run.aborted_at}" if run.aborted_at is not None else ""
+            raise NotSimulated(f"the simulator stopped{where}: {run.abort_line}")
+        return [np.asarray(o, dtype=np.float64) for o in run.outputs if np.asarray(o).dtype.kind == "f"]
 
 
 def _float_outputs(outputs: list) -> list:
@@ -148,13 +220,17 @@ def _float_outputs(outputs: list) -> list:
 
 
 def drift(b, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", max_runs: int = 20,
-          progress: bool = True) -> DriftReport:
+          progress: bool = True, timeout: Optional[float] = None) -> DriftReport:
     """Attribute the final error of `stage`'s program run in `precision` to its ops (see the module doc)."""
     if stage not in PROGRAM_STAGES:
         raise BadInput(f"drift runs a TT program: stage must be one of {', '.join(PROGRAM_STAGES)}, not {stage!r}")
     if device not in DRIFT_DEVICES:
-        raise BadInput(f"drift runs on {', '.join(DRIFT_DEVICES)} (the bf16 stand-in in ttbench's interpreter), "
-                       f"not {device!r}")
+        raise BadInput(f"drift runs on {' or '.join(DRIFT_DEVICES)} (cpu: the bf16 stand-in in ttbench's "
+                       f"interpreter; ttsim: ttnn's kernels on Tenstorrent's simulator), not {device!r}")
+    if device == "ttsim" and stage != "ttnn":
+        raise BadInput(f"drift on ttsim replays the TTNN program: stage='ttnn', not {stage!r}")
+    if device == "ttsim" and precision != "bf16":
+        raise BadInput("on ttsim the precision is the kernels' own: leave precision out")
     if precision not in DRIFT_PRECISIONS:
         raise BadInput(f"drift's reduced precision is one of {', '.join(DRIFT_PRECISIONS)}, not {precision!r}")
     if not isinstance(max_runs, int) or max_runs < MIN_RUNS:
@@ -164,6 +240,10 @@ def drift(b, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", 
     s = b.stages[stage]
     if not s.ok:
         raise BadInput(f"drift runs the {stage} program, and {stage} did not compile: {s.error}")
+    if device == "ttsim":
+        missing = sim_available()
+        if missing:
+            raise BadInput(f"drift on ttsim needs the simulator: {missing}")
     t0 = time.perf_counter()
     try:
         program = parse_program(stage, s.full_text())
@@ -173,21 +253,26 @@ def drift(b, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", 
     if not units:
         raise BadInput(f"the {stage} program has no op with a tensor result to attribute error to")
     with progress_bar(max_runs, f"{b.model_name} drift", progress) as bar:
-        runs = _Runs(program, list(b.argument_values), precision, bar)
-        total, final_pcc, reduced = runs.error(record=True)
+        arguments = list(b.argument_values)
+        runs: _Runs = _InterpretedRuns(program, arguments, precision, bar) if device == "cpu" else \
+            _SimulatedRuns(program, arguments, timeout or SIM_TIMEOUT_S, bar)
+        total, final_pcc = runs.error()
         everything = frozenset(p.op.index for p in units)
-        healed_all, _, _ = runs.error(everything)
-        if healed_all != 0.0:
+        floor, _ = runs.error(everything)
+        if device == "cpu" and floor != 0.0:
             raise InternalError(f"drift: healing every op of the {stage} program left a final error of "
-                                f"{healed_all:.3g} (it must give back the exact outputs; {REPORT_BUGS})")
-        report = DriftReport(b.model_name, stage, device, precision, f"{device}: {PRODUCER}, every float result "
-                             f"rounded to {precision} except the healed ops'", final_pcc, total, [], runs.count, 0.0,
-                             len(units), unit_ops=[p.op.index for p in units])
-        report.profile = _profile(units, reduced.values, runs.exact_values)
-        if total == 0.0:
-            report.verdict = (f"The {precision} run gives the exact outputs: there is no error to attribute.")
+                                f"{floor:.3g} (it must give back the exact outputs; {REPORT_BUGS})")
+        if floor > 1e-3 * total:
+            raise InternalError(f"drift: with every op's exact value fed in, the simulator's outputs still differ "
+                                f"from the exact run's by {floor:.3g} of {total:.3g} ({REPORT_BUGS})")
+        report = DriftReport(b.model_name, stage, device, precision if device == "cpu" else "the kernels' own",
+                             runs.producer, final_pcc, total, [], runs.count, 0.0, len(units),
+                             unit_ops=[p.op.index for p in units])
+        report.profile = _profile(units, runs.reduced_values, runs.exact.values)
+        if total <= floor:
+            report.verdict = "The run gives the exact outputs: there is no error to attribute."
         else:
-            _attribute(report, runs, units, total, max_runs)
+            _attribute(report, runs, units, total, floor, max_runs)
     report.runs, report.seconds = runs.count, time.perf_counter() - t0
     return report
 
@@ -197,32 +282,39 @@ def _profile(units: list, reduced: dict, exact: dict) -> list:
     out = []
     for p in units:
         i = p.op.index
-        if i not in reduced or i not in exact:
+        if i not in reduced or not exact.get(i) or not isinstance(exact[i][0], torch.Tensor):
             continue
-        r, e = reduced[i][0], exact[i][0]
-        if not (isinstance(r, torch.Tensor) and r.dtype.is_floating_point):
+        e = exact[i][0].detach()
+        if not e.dtype.is_floating_point:
             continue
-        r, e = r.detach().double(), e.detach().double()
-        norm = float(e.norm())
-        out.append((i, float((r - e).norm()) / norm if norm else float((r - e).norm())))
+        r = reduced[i]
+        r = r.detach().double().numpy() if isinstance(r, torch.Tensor) else np.asarray(r, dtype=np.float64)
+        e = e.double().numpy()
+        if r.size != e.size:
+            continue
+        norm = float(np.linalg.norm(e))
+        gap = float(np.linalg.norm(r.ravel() - e.ravel()))
+        out.append((i, gap / norm if norm else gap))
     return out
 
 
-def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, max_runs: int) -> None:
+def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, floor: float, max_runs: int) -> None:
     n = len(units)
     index = [p.op.index for p in units]
-    f = {0: total, n: 0.0}
-    reserved = 2 * TOP_OPS + TOP_KINDS  # each top op alone and its group; each top kind everywhere
+    f = {0: total, n: floor}
+    span = total - floor  # what healing can take away
+    # each top op alone and its group; each top kind everywhere (only where any set of ops can be healed)
+    reserved = 2 * TOP_OPS + TOP_KINDS if runs.any_set else 0
     split_budget = max_runs - runs.count - reserved
     heap = [(-total, 0, n)]
     leaves = []
     while heap:
         drop, a, b = heapq.heappop(heap)
-        if b - a == 1 or split_budget <= 0 or -drop <= 0.01 * total:
+        if b - a == 1 or split_budget <= 0 or -drop <= 0.01 * span:
             leaves.append((-drop, a, b))
             continue
         m = (a + b) // 2
-        f[m] = runs.error(index[:m])[0]
+        f[m] = runs.error(frozenset(index[:m]))[0]
         split_budget -= 1
         for lo, hi in ((a, m), (m, b)):
             heapq.heappush(heap, (-(f[lo] - f[hi]), lo, hi))
@@ -234,22 +326,38 @@ def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, max_
             continue
         first = units[a].op
         what = f"{first.name} #{first.index}" if b - a == 1 else _range_label(units[a:b])
-        contributors.append(Contributor("op" if b - a == 1 else "ops", what, index[a:b], drop / total,
+        contributors.append(Contributor("op" if b - a == 1 else "ops", what, index[a:b], drop / span,
                                         _where(first), first.module or ""))
+    # single ops of one kind found one by one: their prefix drops add up ("the 6 ttnn.matmul ... 100 %")
+    by_kind: dict = {}
+    for c in contributors:
+        if c.kind == "op":
+            by_kind.setdefault(units[index.index(c.ops[0])].op.name, []).append(c)
+    for name, found in by_kind.items():
+        if len(found) > 1:
+            contributors.append(Contributor("sum", f"the {len(found)} {name} found one by one (their shares added)",
+                                            sorted(i for c in found for i in c.ops), sum(c.share for c in found)))
+    if not runs.any_set:
+        contributors.sort(key=lambda c: -c.share)
+        report.contributors = contributors
+        report.verdict = _verdict(report, contributors, len(_computing(units)))
+        return
 
     def healed(description: str, ops: list, like: Contributor) -> None:
+        if any(sorted(c.ops) == sorted(ops) and c.kind != "sum" for c in contributors):
+            return  # the same ops healed already (a module group that is every op of its kind)
         if runs.count < max_runs:
-            error, p, _ = runs.error(ops)
-            contributors.append(Contributor("group", description, ops, (total - error) / total, like.location,
+            error, p = runs.error(frozenset(ops))
+            contributors.append(Contributor("group", description, ops, (total - error) / span, like.location,
                                             like.module, p))
 
     # what-if: each of the top single ops computed exactly on its own, then its group
     for c in [c for c in contributors if c.kind == "op"][:TOP_OPS]:
         if runs.count >= max_runs:
             break
-        error, p, _ = runs.error(c.ops)
+        error, p = runs.error(frozenset(c.ops))
         c.recovered_pcc = p
-        c.share = (total - error) / total  # measured alone: the what-if, not the bisection's estimate
+        c.share = (total - error) / span  # measured alone: the what-if, not the bisection's estimate
         group = _group_of(units, c.ops[0])
         if group:
             healed(*group, c)
@@ -264,12 +372,13 @@ def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, max_
 
 
 def _computing(ops) -> list:
-    return [p.op.name for p in ops if not is_bookkeeping(p.op.name) and p.op.name != "ttcore.load_cached"]
+    """The names of the ops that compute (round) something: not bookkeeping, not a move of values."""
+    return [p.op.name for p in ops if not is_bookkeeping(p.op.name) and not moves_only(p.op.name)]
 
 
 def _range_label(ops: list) -> str:
-    kinds = Counter(_computing(ops)).most_common(3)
-    inside = ", ".join(f"{count} {name}" for name, count in kinds) or "bookkeeping only"
+    kinds = Counter(_computing(ops) or [p.op.name for p in ops]).most_common(3)
+    inside = ", ".join(f"{count} {name}" for name, count in kinds)
     return f"ops #{ops[0].op.index}–#{ops[-1].op.index} ({len(ops)} ops: {inside})"
 
 
@@ -319,7 +428,8 @@ def _verdict(report: DriftReport, contributors: list, computing: int) -> str:
     def place(c: Contributor) -> str:
         return f" ({c.location})" if c.location and c.kind != "group" else ""
 
-    concentrated = [c for c in contributors if c.share >= CULPRIT_SHARE and len(c.ops) <= CONCENTRATED * computing]
+    concentrated = [c for c in contributors if c.share >= CULPRIT_SHARE and
+                    len(c.ops) <= c.share * computing / CONCENTRATION]
     if concentrated:
         top = concentrated[0]
         return f"{top.share * 100:.0f} % of the final error comes from {top.what}{place(top)}."

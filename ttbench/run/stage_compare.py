@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 from ..analysis.fusion import fused_activation_kinds
-from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, kinds_of
+from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
 from ..io.arrays import to_numpy
@@ -36,11 +36,6 @@ from .whole import interpreter_device
 _NOT_COMPARED_SUFFIXES = (".constant", ".full", ".ones", ".zeros", ".empty", ".arange", ".get_device",
                           ".deallocate", ".to_layout", ".to_device", ".from_device", ".to_memory_config",
                           ".load_cached", ".literal")
-# Ops that only move or retype values. Lowering adds many that the earlier stage has no op for (a broadcast of a
-# bias); they are compared only where a counterpart holds the same values, else listed as unmatched.
-_MOVEMENT_SUFFIXES = (".reshape", ".broadcast", ".permute", ".repeat", ".typecast", ".slice_static", ".concat",
-                      ".transpose", ".broadcast_in_dim", ".convert", ".view.default", ".t.default",
-                      ".expand.default", ".clone.default", ".squeeze", ".unsqueeze")
 
 
 # Every kind name an activation goes by in some stage, with the ops that may end one
@@ -312,7 +307,7 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
             continue
         module_key, line_key = (const_eval,) + key, (const_eval,) + key[:2]
         value = got.values[id(op)][0]
-        movement = op.name.endswith(_MOVEMENT_SUFFIXES)
+        movement = op.name.endswith(MOVEMENT_SUFFIXES)
         kinds = None if movement else _kinds(op)
         best, best_ref, fitting = _closest(value, by_module.get(module_key, ()), ref, kinds)
         if best is None or not _agrees(best, min_pcc):

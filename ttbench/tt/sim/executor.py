@@ -156,12 +156,15 @@ def sim_lock_path() -> str:
 
 
 def simulate(program: Program, arguments: list, record: bool = False, seed: Optional[dict] = None,
-             timeout: float = DEFAULT_TIMEOUT_S, on_op=None, skip_through: Optional[int] = None) -> Simulated:
+             timeout: float = DEFAULT_TIMEOUT_S, on_op=None, skip_through: Optional[int] = None,
+             healed=frozenset()) -> Simulated:
     """Replay `program` on ttsim with `arguments` (numpy arrays, main's order). record: keep every op's first
     result. seed: {(function name, SSA name): numpy array}: isolated op by op, every op of every function on
     these values (the interpreter's) instead of the simulated ones, each op's first result kept, no outputs;
-    `skip_through`: ops up to this index are left out (a previous child ran them). on_op(index): called as each op
-    finishes (progress). Raises NotSimulated."""
+    `skip_through`: ops up to this index are left out (a previous child ran them). healed (op indices, with
+    `seed`): chained, but these ops are not computed: their results are the seeded values (drift's healing; a
+    result nothing later reads need not be seeded). on_op(index): called as each op finishes (progress). Raises
+    NotSimulated."""
     missing = available()
     if missing:
         raise NotSimulated(missing)
@@ -170,7 +173,9 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         raise NotSimulated(dropped)
     description = program_json(program)
     description["record"] = record
-    if seed is not None:
+    if healed:
+        description["healed"] = sorted(healed)
+    elif seed is not None:
         description.update(mode="isolated", skip_through=-1 if skip_through is None else skip_through)
     run = Simulated()
     with temp_folder("ttbench-ttsim-") as job, plugin_lock(timeout) as locked:

@@ -67,6 +67,7 @@ class Replay:
     def __init__(self, ttnn, device, program, job, record, seeded):
         self.ttnn, self.device, self.program, self.job = ttnn, device, program, job
         self.record, self.seeded = record, seeded
+        self.healed = frozenset(program.get("healed", ()))  # chained: ops whose results are seeded, not computed
         self.cache = {}
         self.progress = open(os.path.join(job, "progress"), "a", buffering=1)
         self.started = None  # the index of the op running (a ttnn refusal names it)
@@ -140,6 +141,12 @@ class Replay:
             self.started = op["index"]
             t0 = time.perf_counter()
             how = "ttnn"
+            if op["index"] in self.healed:  # drift: this op's exact results (the interpreter's) stand in
+                results = [self.from_host(np.load(self.seeded[(name, r)]), t) if (name, r) in self.seeded else
+                           None for r, t in zip(op["results"], op["result_types"])]
+                self.progress.write(f"done {op['index']} 0 healed\n")
+                env.update(zip(op["results"], results))
+                continue
             if kind == "ttcore.load_cached":
                 if op["callee"] not in self.cache:
                     self.cache[op["callee"]] = self.call(op["callee"], args)
