@@ -128,3 +128,18 @@ def test_on_the_simulator_the_matmuls_hold_the_error_found_by_prefix_bisection()
     assert "ttsim" in report.produced_by
     assert report.verdict.startswith(("99 %", "100 %")) and "6 ttnn.matmul" in report.verdict, str(report)
     assert all(c.kind in ("op", "ops", "sum") for c in report.contributors)  # no out-of-order healing there
+
+
+def test_an_exported_drift_report_has_its_page_and_a_model_explorer_overlay(tmp_path):
+    import json
+
+    b = _bringup(OneCancellation)
+    report = b.drift(progress=False)
+    b.export(str(tmp_path / "out"), explorer=True, report=report)
+    saved = json.loads((tmp_path / "out" / "drift.json").read_text())
+    assert saved["verdict"] == report.verdict and saved["contributors"][0]["what"].startswith("ttnn.add")
+    page = (tmp_path / "out" / "drift.html").read_text()
+    assert "data:image/png;base64," in page and "share of error" in page
+    overlay = json.loads((tmp_path / "out" / "explorer" / "ttnn.drift.json").read_text())["ttnn"]["results"]
+    culprit = str(report.contributors[0].ops[0])
+    assert overlay[culprit]["value"] >= 50 and overlay[culprit]["bgColor"] == "#b71c1c"

@@ -20,7 +20,7 @@ from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
-from .run.drift import drift
+from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
 from .run.results import NoFailingOp
 from .run.repro import divergence_facts, divergence_files
@@ -182,11 +182,15 @@ class Bringup:
         """Every stage's IR, manifest.json, the weights and report.html into `directory` (atomically); with
         `explorer`, Model Explorer's graphs and overlays too (`ttbench explore DIR` serves them; `report`: an
         op-by-op report or stage comparison to overlay). A stage comparison with a first divergence also writes
-        its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC)."""
+        its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC); a drift
+        report writes drift.json and drift.html (its table and plot)."""
         facts = divergence_facts(report) if isinstance(report, StageComparison) else {}
         if facts:
             repro = {f"repro/{name}": content for name, content in divergence_files(self, facts).items()}
             extra_files = {**repro, **(extra_files or {})}
+        if isinstance(report, DriftReport):
+            extra_files = {"drift.json": report.to_json() + "\n", "drift.html": report.page(),
+                           **(extra_files or {})}
         if explorer:
             extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
         return write_bringup(self, directory, extra_files)

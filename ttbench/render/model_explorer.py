@@ -126,6 +126,22 @@ def stage_comparison_overlay(stage, comparison) -> dict:
                                                       f"red diverges"}}
 
 
+def drift_overlay(stage, drift) -> dict:
+    """Node data for the stage a DriftReport attributed: each op of its top parts with the share of the final error
+    healing that part takes away (in %), the culprit darkest."""
+    if drift.stage != stage.name:
+        raise BadInput(f"this drift report's ops are {drift.stage}'s: overlay it on that stage, not {stage.name}")
+    results: dict = {}
+    for c in sorted(drift.contributors[:12], key=lambda c: c.share):  # the largest share wins where parts overlap
+        if c.share <= 0:
+            continue
+        colour = "#b71c1c" if c.share >= 0.5 else "#ef5350" if c.share >= 0.2 else "#ffcdd2"
+        for index in c.ops:
+            results[str(index)] = {"value": round(100 * c.share, 1), "bgColor": colour}
+    return {stage.name: {"results": results, "name": f"share of the final error, % (drift on {drift.device}: "
+                                                      f"{drift.verdict[:120]})"}}
+
+
 def const_eval_overlay(stage) -> dict:
     """Node data for TTNN: the ops tt-mlir moved into const-eval functions (run once on the weights)."""
     results = {str(op.index): {"value": 1, "bgColor": CONST_EVAL_COLOUR} for op in stage.ops
@@ -140,9 +156,13 @@ def overlays(b, stage_name: str, report=None) -> dict:
     out = {"findings": findings_overlay(stage, b.findings)}
     if stage_name == "ttnn":
         out["const-eval"] = const_eval_overlay(stage)
-    from ..run.stage_compare import StageComparison  # lazy: imports torch (~2.5 s)
+    from ..run.drift import DriftReport  # lazy: imports torch (~2.5 s)
+    from ..run.stage_compare import StageComparison
 
-    if isinstance(report, StageComparison):
+    if isinstance(report, DriftReport):
+        if report.stage == stage_name:
+            out["drift"] = drift_overlay(stage, report)
+    elif isinstance(report, StageComparison):
         if report.stage == stage_name and report.not_run is None:
             out[f"pcc vs {report.reference_stage}"] = stage_comparison_overlay(stage, report)
     elif report is not None and stage_name in ("fx", "onnx"):

@@ -242,7 +242,17 @@ def drift_repr_html(r) -> str:
                                                  "it exactly) takes away",
                                "PCC with it healed alone": "what if only this part ran exactly (f32): the final "
                                                            "PCC against the exact run"})
-    return f"<div class='ttbench-drift'>{head}{table}</div>"
+    picture = ""
+    if r.profile:
+        import base64
+        import io
+
+        figure = drift_plot(r)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=80)
+        picture = (f"<img alt='error growth along the program' style='max-width:100%' "
+                   f"src='data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}'>")
+    return f"<div class='ttbench-drift'>{head}{picture}{table}</div>"
 
 
 def drift_plot(r, ax=None):
@@ -315,6 +325,7 @@ VIEWS.update({
     "StageComparison.plot": stage_comparison_plot,
     "DriftReport._repr_html_": drift_repr_html,
     "DriftReport.plot": drift_plot,
+    "DriftReport.page": lambda r: standalone(drift_repr_html(r), f"ttbench · {r.model} · drift"),
     "IRDiff._repr_html_": diff_repr_html,
     "IRDiff.save_html": diff_save_html,
 })
