@@ -157,7 +157,7 @@ def overlays(b, stage_name: str, report=None) -> dict:
     if stage_name == "ttnn":
         out["const-eval"] = const_eval_overlay(stage)
     from ..run.drift import DriftReport  # lazy: imports torch (~2.5 s)
-    from ..run.stage_compare import StageComparison
+    from ..run.stage_compare import StageComparison  # lazy: imports torch (~2.5 s)
 
     if isinstance(report, DriftReport):
         if report.stage == stage_name:

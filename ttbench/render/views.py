@@ -4,7 +4,9 @@ and import nothing of render/; importing ttbench loads this module, which fills 
 `b.save_html(...)`, `stage.graph()`, `report.plot()` and `tb.diff(...).save_html(...)` work."""
 from __future__ import annotations
 
+import base64
 import html
+import io
 from typing import Optional
 
 from ..analysis.findings import SUMMARY_COLUMNS
@@ -244,9 +246,6 @@ def drift_repr_html(r) -> str:
                                                            "PCC against the exact run"})
     picture = ""
     if r.profile:
-        import base64
-        import io
-
         figure = drift_plot(r)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=80)

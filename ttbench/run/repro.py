@@ -12,12 +12,12 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 
 from ..io.atomic import write_text_atomic
+from ..proc.children import run_once
 from ..proc.scratch import temp_folder
 from .stage_values import divergence_values
 
@@ -134,10 +134,9 @@ def _check(script: str, files: dict, stated: float) -> dict:
         with open(os.path.join(folder, "repro.py"), "w") as f:
             f.write(script)
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
-        try:
-            done = subprocess.run([sys.executable, "-I", os.path.join(folder, "repro.py")], capture_output=True,
-                                  text=True, timeout=REPRO_TIMEOUT_S, cwd=folder, env=env)
-        except subprocess.TimeoutExpired:
+        done = run_once([sys.executable, "-I", os.path.join(folder, "repro.py")], REPRO_TIMEOUT_S, env=env,
+                        cwd=folder)
+        if done.timed_out:
             return {"reproduces": False, "why": f"the script did not finish in {REPRO_TIMEOUT_S:g} s"}
     line = next((l for l in done.stdout.splitlines() if l.startswith("PCC ")), "")
     try:
