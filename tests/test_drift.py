@@ -61,6 +61,7 @@ def test_one_dominant_op_is_ranked_first_with_most_of_the_error_within_twenty_ru
     assert top.share >= 0.5 and top.location.startswith("test_drift.py:")
     assert "% of the final error comes from ttnn.add" in report.verdict
     assert report.final_pcc < 0.99 < top.recovered_pcc  # healing the culprit alone gives the PCC back
+    assert report.hypotheses()[0].startswith(f"run {top.what}") and "in f32" in report.hypotheses()[0]
 
 
 def test_evenly_spread_error_names_no_culprit():
@@ -128,6 +129,9 @@ def test_on_the_simulator_the_matmuls_hold_the_error_found_by_prefix_bisection()
     assert "ttsim" in report.produced_by
     assert report.verdict.startswith(("99 %", "100 %")) and "6 ttnn.matmul" in report.verdict, str(report)
     assert all(c.kind in ("op", "ops", "sum") for c in report.contributors)  # no out-of-order healing there
+    tried = [c for c in report.contributors if c.what_if]
+    assert tried and all("hifi4" in c.what_if["change"] for c in tried)
+    assert any("with math_fidelity = hifi4" in h for h in report.hypotheses())
 
 
 def test_an_exported_drift_report_has_its_page_and_a_model_explorer_overlay(tmp_path):

@@ -251,7 +251,9 @@ def drift_repr_html(r) -> str:
         figure.savefig(buffer, format="png", dpi=80)
         picture = (f"<img alt='error growth along the program' style='max-width:100%' "
                    f"src='data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}'>")
-    return f"<div class='ttbench-drift'>{head}{picture}{table}</div>"
+    hypotheses = "".join(f"<li>{e(h)}</li>" for h in r.hypotheses())
+    tries = f"<div>fixes to try (measured, each a hypothesis):<ul>{hypotheses}</ul></div>" if hypotheses else ""
+    return f"<div class='ttbench-drift'>{head}{tries}{picture}{table}</div>"
 
 
 def drift_plot(r, ax=None):

@@ -37,7 +37,7 @@ from ..progress import bar as progress_bar
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import PROGRAM_STAGES, Program, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, simulate
-from ..tt.sim.executor import available as sim_available
+from ..tt.sim.executor import COMPUTE_CONFIG_KINDS, available as sim_available
 from .compare import pcc
 
 DRIFT_DEVICES = ("cpu", "ttsim")
@@ -48,6 +48,7 @@ SPREAD_SHARE = 0.2  # no single op above this: the error is spread, said so
 CONCENTRATION = 2.0  # a culprit part holds at least this many times its fraction of the program's computing ops
 TOP_OPS = 2  # single ops measured alone (the what-if), each with its group
 TOP_KINDS = 2  # op kinds of the largest parts, healed everywhere
+PRECISE_COMPUTE = {"math_fidelity": "hifi4", "fp32_dest_acc_en": True}  # the simulator's what-if for a top op
 _INDEX = re.compile(r"(?<=\.)\d+(?=\.|$)")
 
 
@@ -63,10 +64,12 @@ class Contributor:
     location: str = ""  # the first op's source line (short), "" unknown
     module: str = ""
     recovered_pcc: Optional[float] = None  # the final PCC with only these healed; None when not measured alone
+    what_if: Optional[dict] = None  # simulator: {"change", "final_pcc", "share_recovered"} with a precise config
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "what": self.what, "ops": self.ops, "share": self.share,
-                "location": self.location, "module": self.module, "recovered_pcc": self.recovered_pcc}
+                "location": self.location, "module": self.module, "recovered_pcc": self.recovered_pcc,
+                "what_if": self.what_if}
 
 
 @dataclass
@@ -91,7 +94,7 @@ class DriftReport:
         return {"model": self.model, "stage": self.stage, "device": self.device, "precision": self.precision,
                 "produced_by": self.produced_by, "final_pcc": self.final_pcc, "final_error": self.final_error,
                 "runs": self.runs, "seconds": self.seconds, "units": self.units, "verdict": self.verdict,
-                "contributors": [c.to_dict() for c in self.contributors],
+                "contributors": [c.to_dict() for c in self.contributors], "hypotheses": self.hypotheses(),
                 "profile": [[i, e] for i, e in self.profile]}
 
     _repr_html_ = view_method("DriftReport._repr_html_",
@@ -103,6 +106,20 @@ class DriftReport:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
 
+    def hypotheses(self) -> list:
+        """The concrete fixes to try, each with its measured gain: a top op in f32 (CPU) or with a precise compute
+        config (simulator)."""
+        out = []
+        for c in self.contributors:
+            if c.what_if:
+                out.append(f"run {c.what} ({c.location}) with {c.what_if['change']}: final PCC "
+                           f"{c.what_if['final_pcc']:.6f} (from {self.final_pcc:.6f}), "
+                           f"{c.what_if['share_recovered'] * 100:.0f} % of the error recovered")
+            elif c.kind == "op" and c.recovered_pcc is not None and c.share > 0:
+                out.append(f"run {c.what} ({c.location}) in f32: final PCC {c.recovered_pcc:.6f} (from "
+                           f"{self.final_pcc:.6f}), {c.share * 100:.0f} % of the error recovered")
+        return out
+
     def top(self, n: int = 5) -> list:
         return self.contributors[:n]
 
@@ -113,6 +130,7 @@ class DriftReport:
         for c in self.contributors[:10]:
             alone = f"  alone -> PCC {c.recovered_pcc:.6f}" if c.recovered_pcc is not None else ""
             lines.append(f"  {c.share * 100:6.1f} %  {c.what}  {c.location}  {c.module}{alone}")
+        lines += [f"  hypothesis: {h}" for h in self.hypotheses()]
         return "\n".join(lines)
 
 
@@ -144,9 +162,9 @@ class _Runs:
     def outputs(self, healed: frozenset) -> list:
         raise NotImplementedError
 
-    def error(self, healed=frozenset()) -> tuple:
+    def error(self, healed=frozenset(), **what_if) -> tuple:
         """(final squared error, final PCC) with the ops in `healed` healed."""
-        outputs = self.outputs(frozenset(healed))
+        outputs = self.outputs(frozenset(healed), **what_if)
         if len(outputs) != len(self.exact_outputs):
             raise InternalError(f"drift: a run gave {len(outputs)} float outputs, the exact run "
                                 f"{len(self.exact_outputs)} ({REPORT_BUGS})")
@@ -193,7 +211,7 @@ class _SimulatedRuns(_Runs):
             self.read_after[name] = len(main.ops)
         self.position = {p.op.index: k for k, p in enumerate(main.ops)}
 
-    def outputs(self, healed: frozenset) -> list:
+    def outputs(self, healed: frozenset, compute_configs: Optional[dict] = None) -> list:
         main = self.program.main
         last = max((self.position[i] for i in healed), default=-1)
         seed = {}
@@ -205,8 +223,9 @@ class _SimulatedRuns(_Runs):
                 if isinstance(value, torch.Tensor) and self.read_after.get(name, -1) > last:
                     seed[(main.name, name)] = to_numpy(value)
         run = simulate(self.program, [to_numpy(a) for a in self.arguments], seed=seed if healed else None, healed=healed,
-                       record=not healed, timeout=self.timeout)
-        if not healed:
+                       record=not healed and not compute_configs, timeout=self.timeout,
+                       compute_configs=compute_configs)
+        if not healed and not compute_configs:
             self.reduced_values = dict(run.values)
         self.count += 1
         self.bar.update(1)
@@ -304,8 +323,9 @@ def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, floo
     index = [p.op.index for p in units]
     f = {0: total, n: floor}
     span = total - floor  # what healing can take away
-    # each top op alone and its group; each top kind everywhere (only where any set of ops can be healed)
-    reserved = 2 * TOP_OPS + TOP_KINDS if runs.any_set else 0
+    # each top op alone and its group; each top kind everywhere (only where any set of ops can be healed); on the
+    # simulator, each top op with a precise compute config
+    reserved = 2 * TOP_OPS + TOP_KINDS if runs.any_set else TOP_OPS
     split_budget = max_runs - runs.count - reserved
     heap = [(-total, 0, n)]
     leaves = []
@@ -338,7 +358,14 @@ def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, floo
         if len(found) > 1:
             contributors.append(Contributor("sum", f"the {len(found)} {name} found one by one (their shares added)",
                                             sorted(i for c in found for i in c.ops), sum(c.share for c in found)))
-    if not runs.any_set:
+    if not runs.any_set:  # the simulator: what if the top ops ran with the most precise compute config
+        for c in [c for c in contributors if c.kind == "op"][:TOP_OPS]:
+            name = units[index.index(c.ops[0])].op.name
+            if name not in COMPUTE_CONFIG_KINDS or runs.count >= max_runs:
+                continue
+            error, p = runs.error(compute_configs={c.ops[0]: PRECISE_COMPUTE})
+            c.what_if = {"change": ", ".join(f"{k} = {v}" for k, v in PRECISE_COMPUTE.items()), "final_pcc": p,
+                         "share_recovered": (total - error) / span}
         contributors.sort(key=lambda c: -c.share)
         report.contributors = contributors
         report.verdict = _verdict(report, contributors, len(_computing(units)))

@@ -141,6 +141,30 @@ def program_json(program: Program) -> dict:
     return {"main": program.main.name, "functions": functions}
 
 
+# The op kinds whose ttnn call the replay hands a compute kernel config (replay.py).
+COMPUTE_CONFIG_KINDS = frozenset({"ttnn.matmul", "ttnn.linear", "ttnn.conv2d", "ttnn.softmax", "ttnn.sum", "ttnn.mean",
+                                  "ttnn.max", "ttnn.min"})
+
+
+def _override_compute_configs(description: dict, overrides: dict) -> None:
+    for fn in description["functions"].values():
+        for op in fn["ops"]:
+            fields = overrides.get(op["index"])
+            if not fields:
+                continue
+            if op["name"] not in COMPUTE_CONFIG_KINDS:
+                raise ValueError(f"{op['name']} #{op['index']} takes no compute config in the replay")
+            config = op["attributes"].get("compute_config")
+            body = config.get("body", "") if isinstance(config, dict) else ""
+            for name, value in fields.items():
+                text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                if re.search(rf"\b{name} = \w+", body):
+                    body = re.sub(rf"\b{name} = \w+", f"{name} = {text}", body)
+                else:
+                    body = f"{body}, {name} = {text}" if body else f"{name} = {text}"
+            op["attributes"]["compute_config"] = {"opaque": "ttnn.device_compute_kernel_config", "body": body}
+
+
 def sim_env_vars() -> dict:
     """What tt-metal needs to run on ttsim instead of a chip; the kernel cache in ttbench's cache folder."""
     path = simulator().detail
@@ -157,14 +181,16 @@ def sim_lock_path() -> str:
 
 def simulate(program: Program, arguments: list, record: bool = False, seed: Optional[dict] = None,
              timeout: float = DEFAULT_TIMEOUT_S, on_op=None, skip_through: Optional[int] = None,
-             healed=frozenset()) -> Simulated:
+             healed=frozenset(), compute_configs: Optional[dict] = None) -> Simulated:
     """Replay `program` on ttsim with `arguments` (numpy arrays, main's order). record: keep every op's first
     result. seed: {(function name, SSA name): numpy array}: isolated op by op, every op of every function on
     these values (the interpreter's) instead of the simulated ones, each op's first result kept, no outputs;
     `skip_through`: ops up to this index are left out (a previous child ran them). healed (op indices, with
     `seed`): chained, but these ops are not computed: their results are the seeded values (drift's healing; a
     result nothing later reads need not be seeded). on_op(index): called as each op finishes (progress). Raises
-    NotSimulated."""
+    NotSimulated. compute_configs: {op index: {field: value}}: those fields of the op's compute config set (a what-if:
+    math_fidelity="hifi4", fp32_dest_acc_en=True), only for op kinds whose ttnn call takes one
+    (COMPUTE_CONFIG_KINDS)."""
     missing = available()
     if missing:
         raise NotSimulated(missing)
@@ -173,6 +199,8 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         raise NotSimulated(dropped)
     description = program_json(program)
     description["record"] = record
+    if compute_configs:
+        _override_compute_configs(description, compute_configs)
     if healed:
         description["healed"] = sorted(healed)
     elif seed is not None:
