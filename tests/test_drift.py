@@ -147,3 +147,38 @@ def test_an_exported_drift_report_has_its_page_and_a_model_explorer_overlay(tmp_
     overlay = json.loads((tmp_path / "out" / "explorer" / "ttnn.drift.json").read_text())["ttnn"]["results"]
     culprit = str(report.contributors[0].ops[0])
     assert overlay[culprit]["value"] >= 50 and overlay[culprit]["bgColor"] == "#b71c1c"
+
+
+@pytest.mark.ttsim
+@pytest.mark.skipif(available() is not None, reason=f"no simulator here: {available()}")
+def test_a_simulator_divergence_gets_a_standalone_ttnn_script_that_fails_alone_the_same_way(tmp_path):
+    import json
+
+    from ttbench.tt.sim.executor import run_standalone
+
+    torch.manual_seed(0)
+    b = tb.bringup(MatmulStack(), (torch.randn(32, 64),), name="matmuls", tt=True, progress=False)
+    report = b.op_by_op(device="ttsim", pcc=0.9999999, progress=False)  # the kernels' bf16 matmul falls below
+    matmuls = [row for row in report.failed() if row.op == "ttnn.matmul" and row.pcc is not None]
+    assert matmuls, report.summary()
+    b.export(str(tmp_path / "out"), report=report)
+    folder = tmp_path / "out" / "repro" / f"ttsim_op_{matmuls[0].nodes[0].lstrip('#')}"
+    facts = json.loads((folder / "facts.json").read_text())
+    assert facts["repro"]["reproduces"] is True, facts
+    script = (folder / "repro.py").read_text()
+    imports = {l.split()[1] for l in script.splitlines() if l.startswith(("import ", "from "))}
+    assert imports == {"os", "sys", "numpy", "ttnn"}
+    assert "    out = ttnn.matmul(operand_0, operand_1" in script
+    done = run_standalone(str(folder / "repro.py"))  # again, by hand: the same failure
+    assert done.returncode == 1 and f"FAIL: PCC {matmuls[0].pcc:.6f}" in done.stdout, done.stdout
+
+
+def test_the_command_line_prints_the_attribution_and_writes_drift_json(tmp_path):
+    from cli_runner import run_cli
+
+    done = run_cli("bringup", "mlp", "--drift", "ttnn", "--out", str(tmp_path / "mlp"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "mlp ttnn in bf16 on cpu: final PCC" in done.stdout
+    assert (tmp_path / "mlp" / "drift.json").is_file()
+    bad = run_cli("bringup", "mlp", "--drift", "ttnn", "--no-tt")
+    assert bad.returncode == 2 and "--drift need the Tenstorrent stages" in bad.stderr

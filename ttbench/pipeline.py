@@ -22,8 +22,8 @@ from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
-from .run.results import NoFailingOp
-from .run.repro import divergence_facts, divergence_files
+from .run.results import NoFailingOp, OpByOpReport
+from .run.repro import divergence_facts, divergence_files, simulator_files
 from .run.stage_compare import StageComparison, compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
@@ -182,11 +182,15 @@ class Bringup:
         """Every stage's IR, manifest.json, the weights and report.html into `directory` (atomically); with
         `explorer`, Model Explorer's graphs and overlays too (`ttbench explore DIR` serves them; `report`: an
         op-by-op report or stage comparison to overlay). A stage comparison with a first divergence also writes
-        its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC); a drift
+        its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC); an op-by-op
+        report from the simulator, a standalone ttnn script per diverging or aborting op (repro/ttsim_op_N/); a drift
         report writes drift.json and drift.html (its table and plot)."""
         facts = divergence_facts(report) if isinstance(report, StageComparison) else {}
         if facts:
             repro = {f"repro/{name}": content for name, content in divergence_files(self, facts).items()}
+            extra_files = {**repro, **(extra_files or {})}
+        if isinstance(report, OpByOpReport) and report.device == "ttsim":
+            repro = {f"repro/{name}": content for name, content in simulator_files(self, report).items()}
             extra_files = {**repro, **(extra_files or {})}
         if isinstance(report, DriftReport):
             extra_files = {"drift.json": report.to_json() + "\n", "drift.html": report.page(),

@@ -15,10 +15,17 @@ import os
 import sys
 
 import numpy as np
+import torch
 
 from ..io.atomic import write_text_atomic
 from ..proc.children import run_once
 from ..proc.scratch import temp_folder
+from ..io.arrays import to_numpy
+from ..progress import bar as progress_bar
+from ..tt.interp import interpret
+from ..tt.program import parse_program
+from ..tt.sim.executor import NotSimulated, abort_line, run_standalone, standalone_command
+from ..tt.sim.standalone import script_for
 from .stage_values import divergence_values
 
 REPRO_TIMEOUT_S = 60.0
@@ -33,6 +40,7 @@ import os
 import sys
 
 import numpy as np
+import torch
 
 OP_TEXT = {op_text!r}
 REFERENCE_TEXT = {reference_text!r}
@@ -147,6 +155,85 @@ def _check(script: str, files: dict, stated: float) -> dict:
     same = done.returncode == 1 and abs(found - stated) <= 1e-6 + 1e-4 * abs(1 - stated)
     return {"reproduces": same, "pcc": found, "exit": done.returncode,
             **({} if same else {"why": f"the script found PCC {found:.6f}, ttbench stated {stated:.6f}"})}
+
+
+MAX_SIMULATOR_REPROS = 5  # scripts checked on the simulator per export: each check is a simulator run
+
+
+def simulator_files(b, report, progress: bool = True) -> dict:
+    """"ttsim_op_<index>/<file>" -> content for the ops of a simulator op-by-op report (device "ttsim") that
+    diverge, abort or are refused, up to MAX_SIMULATOR_REPROS: a standalone ttnn script (tt/sim/standalone.py),
+    its inputs.npz (the operands and the golden, as ttbench's interpreter computes them) and facts.json. A script
+    is kept only when it, run alone on the simulator, fails the same way (the same PCC, or the same last words);
+    facts.json says when it did not."""
+    failing = [row for row in report.rows if row.error and row.nodes and row.furthest_stage in ("ttsim", "ttnn")
+               and not row.error.startswith(("not run", "no value", "internal error"))][:MAX_SIMULATOR_REPROS]
+    if not failing:
+        return {}
+    indices = {int(row.nodes[0].lstrip("#")): row for row in failing}
+    program = parse_program("ttnn", b.stages["ttnn"].full_text())
+    run = interpret(program, list(b.argument_values), record=True, inputs_of=frozenset(indices))
+    ops = {p.op.index: p for p in program.ops()}
+    files: dict = {}
+    with progress_bar(len(indices), f"{b.model_name} standalone scripts on ttsim", progress) as bar:
+        for index, row in indices.items():
+            p = ops[index]
+            folder = f"ttsim_op_{index}"
+            aborted = row.pcc is None
+            stated = row.error if aborted else f"{row.pcc:.6f}"
+            what = (f"ttbench saw the simulator stop here: {row.error}" if aborted else
+                    f"ttbench saw ttnn's value leave the golden: PCC {row.pcc:.6f} below {report.min_pcc}")
+            script, why_not_written = script_for(p, what, stated, report.min_pcc, standalone_command())
+            facts = {"op": p.name, "index": index, "location": str(p.op.location or ""), "error": row.error,
+                     "pcc": row.pcc, "min_pcc": report.min_pcc}
+            operands = run.inputs.get(index, [])
+            golden = run.results.get(index)
+            if script is not None and (len(operands) != len(p.operand_types) or not golden):
+                script, why_not_written = None, "the interpreter recorded no operands or value for this op"
+            if script is not None:
+                arrays = {f"operand_{i}": to_numpy(v.float() if v.dtype == torch.bfloat16 else v)
+                          for i, v in enumerate(operands)}
+                arrays["golden"] = to_numpy(golden[0].float() if golden[0].dtype == torch.bfloat16 else golden[0])
+                buffer = io.BytesIO()
+                np.savez(buffer, **arrays)
+                facts["repro"] = _check_on_simulator(script, buffer.getvalue(), row)
+                files[f"{folder}/inputs.npz"] = buffer.getvalue()
+                if facts["repro"]["reproduces"]:
+                    files[f"{folder}/repro.py"] = script
+            else:
+                facts["repro"] = {"reproduces": False, "why": why_not_written}
+            files[f"{folder}/facts.json"] = json.dumps(facts, indent=1, default=str) + "\n"
+            bar.update(1)
+    return files
+
+
+def _check_on_simulator(script: str, inputs: bytes, row) -> dict:
+    with temp_folder("ttbench-ttsim-repro-") as folder:
+        with open(os.path.join(folder, "inputs.npz"), "wb") as f:
+            f.write(inputs)
+        path = os.path.join(folder, "repro.py")
+        with open(path, "w") as f:
+            f.write(script)
+        try:
+            done = run_standalone(path)
+        except NotSimulated as exc:
+            return {"reproduces": False, "why": str(exc)}
+    if done.timed_out:
+        return {"reproduces": False, "why": "the script did not finish in time"}
+    if row.pcc is None:  # an abort or a refusal: the same last words
+        said = abort_line(done.stdout)
+        same = done.returncode != 0 and bool(said) and (said in row.error or said[:80] in row.error)
+        return {"reproduces": same, "exit": done.returncode, "said": said,
+                **({} if same else {"why": f"the script ended with exit {done.returncode}: {said or done.stdout[-200:]}"})}
+    line = next((l for l in done.stdout.splitlines() if l.startswith("PCC ")), "")
+    try:
+        found = float(line.split()[1])
+    except (IndexError, ValueError):
+        return {"reproduces": False, "why": f"the script exited {done.returncode} without a PCC: "
+                                            f"{done.stdout.strip()[-300:]}"}
+    same = done.returncode == 1 and abs(found - row.pcc) <= 1e-4 + 1e-3 * abs(1 - row.pcc)
+    return {"reproduces": same, "pcc": found, "exit": done.returncode,
+            **({} if same else {"why": f"the script found PCC {found:.6f}, ttbench saw {row.pcc:.6f}"})}
 
 
 def write_files(folder: str, files: dict) -> list:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...core import env_seconds
 from ...io.arrays import to_numpy
-from ...proc.children import kill_group, start
+from ...proc.children import kill_group, run_once, start
 from ...proc.scratch import cache_dir, temp_folder
 from ...proc.shm_cleanup import remove, shm_leftovers
 from ...ir.attributes import Opaque
@@ -263,6 +263,34 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
         run.aborted_at = None  # finished: the last op started also ended (a refused one is in op_errors)
         _read_values(run, job)
     return run
+
+
+def standalone_command(script: str = "repro.py") -> str:
+    """The shell command that runs a standalone ttnn script on the simulator here (this machine's paths)."""
+    return " ".join([f"{k}={v}" for k, v in sim_env_vars().items()] + [env_python(), script])
+
+
+def run_standalone(script_path: str, timeout: float = 600.0):
+    """A standalone ttnn script (tt/sim/standalone.py) run on the simulator as a user would run it: ttnn's side
+    environment, the simulator's variables, one Tenstorrent process at a time; what tt-metal leaves in /dev/shm
+    removed. -> proc.children.Finished. Raises NotSimulated when the simulator is missing or busy too long."""
+    missing = available()
+    if missing:
+        raise NotSimulated(missing)
+    with plugin_lock(timeout) as locked:
+        if not locked:
+            raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
+        before = shm_leftovers()
+        try:
+            return run_once([env_python(), script_path], timeout, env={**os.environ, **sim_env_vars()},
+                            cwd=os.path.dirname(script_path), merge_stderr=True)
+        finally:
+            remove(shm_leftovers() - before)
+
+
+def abort_line(log: str) -> str:
+    """The simulator's or tt-metal's last words in a log ("" when it has none)."""
+    return _abort_line(log)
 
 
 def _constants(program: Program) -> dict:
