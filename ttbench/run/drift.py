@@ -139,6 +139,7 @@ class _Runs:
     (the interpreter at the IR's precision, every op's results recorded)."""
 
     producer = ""
+    any_set = False  # whether any set of ops can be healed (else prefixes only)
     reduced_values: dict = {}  # op index -> its first result in the reduced run (torch or numpy), once it ran
 
     def __init__(self, program: Program, arguments: list, bar):
@@ -388,7 +389,7 @@ def _attribute(report: DriftReport, runs: _Runs, units: list, total: float, floo
         c.share = (total - error) / span  # measured alone: the what-if, not the bisection's estimate
         group = _group_of(units, c.ops[0])
         if group:
-            healed(*group, c)
+            healed(group[0], group[1], c)
     # the kinds of op the largest parts compute, healed everywhere in the program ("the 52 ttnn.conv2d")
     for kind in _top_kinds(units, contributors[:3]):
         members = [p.op.index for p in units if p.op.name == kind]

@@ -187,11 +187,11 @@ def simulator_files(b, report, progress: bool = True) -> dict:
             facts = {"op": p.name, "index": index, "location": str(p.op.location or ""), "error": row.error,
                      "pcc": row.pcc, "min_pcc": report.min_pcc}
             operands = run.inputs.get(index, [])
-            golden = run.results.get(index)
+            golden = run.results.get(index) or []
             if script is not None and (len(operands) != len(p.operand_types) or not golden):
                 script, why_not_written = None, "the interpreter recorded no operands or value for this op"
             if script is not None:
-                arrays = {f"operand_{i}": to_numpy(v.float() if v.dtype == torch.bfloat16 else v)
+                arrays: dict = {f"operand_{i}": to_numpy(v.float() if v.dtype == torch.bfloat16 else v)
                           for i, v in enumerate(operands)}
                 arrays["golden"] = to_numpy(golden[0].float() if golden[0].dtype == torch.bfloat16 else golden[0])
                 buffer = io.BytesIO()
