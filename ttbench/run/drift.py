@@ -11,11 +11,14 @@ the final error is what healing it takes away:
   measure used: the final error is the squared distance of the outputs from the exact ones.
 - the top single ops alone (what-if: this op in f32 -> the final PCC it gives back),
 - and each top op's group: the ops of the same kind at the same place in the model's repeated modules
-  (`encoder.layer.*`), or on the same source line.
+  (`encoder.layer.*`), or on the same source line; and the kinds the largest parts compute, everywhere.
 
 Healing every op must give back the exact outputs bit for bit; a run that does not is ttbench's bug and refuses.
 What it vouches for: how bf16 rounding of each op's result, under the compiler's program, accumulates. What it
-cannot: the chip's own kernels (math fidelity, accumulation width), which only a device or the simulator shows.
+cannot: the chip's own kernels (math fidelity, accumulation width). For those, device="ttsim" runs ttnn's kernels
+on Tenstorrent's simulator: there a healed op takes the exact run's values instead of running, which is "computed
+exactly" only for a prefix, so only prefixes are healed (no op alone, no groups), and the what-if is a top op rerun
+with the most precise compute config (HiFi4, fp32 accumulation).
 """
 from __future__ import annotations
 
@@ -223,8 +226,8 @@ class _SimulatedRuns(_Runs):
             for name, value in zip(p.results, values):
                 if isinstance(value, torch.Tensor) and self.read_after.get(name, -1) > last:
                     seed[(main.name, name)] = to_numpy(value)
-        run = simulate(self.program, [to_numpy(a) for a in self.arguments], seed=seed if healed else None, healed=healed,
-                       record=not healed and not compute_configs, timeout=self.timeout,
+        run = simulate(self.program, [to_numpy(a) for a in self.arguments], seed=seed if healed else None,
+                       healed=healed, record=not healed and not compute_configs, timeout=self.timeout,
                        compute_configs=compute_configs)
         if not healed and not compute_configs:
             self.reduced_values = dict(run.values)

@@ -222,9 +222,9 @@ def _check_on_simulator(script: str, inputs: bytes, row) -> dict:
         return {"reproduces": False, "why": "the script did not finish in time"}
     if row.pcc is None:  # an abort or a refusal: the same last words
         said = abort_line(done.stdout)
-        same = done.returncode != 0 and bool(said) and (said in row.error or said[:80] in row.error)
-        return {"reproduces": same, "exit": done.returncode, "said": said,
-                **({} if same else {"why": f"the script ended with exit {done.returncode}: {said or done.stdout[-200:]}"})}
+        same = done.returncode != 0 and bool(said) and said[:80] in row.error
+        ended = f"the script ended with exit {done.returncode}: {said or done.stdout[-200:]}"
+        return {"reproduces": same, "exit": done.returncode, "said": said, **({} if same else {"why": ended})}
     line = next((l for l in done.stdout.splitlines() if l.startswith("PCC ")), "")
     try:
         found = float(line.split()[1])
