@@ -134,7 +134,7 @@ def test_on_the_simulator_the_matmuls_hold_the_error_found_by_prefix_bisection()
     assert any("with math_fidelity = hifi4" in h for h in report.hypotheses())
 
 
-def test_an_exported_drift_report_has_its_page_and_a_model_explorer_overlay(tmp_path):
+def test_an_exported_drift_report_is_in_report_html_with_a_model_explorer_overlay(tmp_path):
     import json
 
     b = _bringup(OneCancellation)
@@ -142,8 +142,8 @@ def test_an_exported_drift_report_has_its_page_and_a_model_explorer_overlay(tmp_
     b.export(str(tmp_path / "out"), explorer=True, report=report)
     saved = json.loads((tmp_path / "out" / "drift.json").read_text())
     assert saved["verdict"] == report.verdict and saved["contributors"][0]["what"].startswith("ttnn.add")
-    page = (tmp_path / "out" / "drift.html").read_text()
-    assert "data:image/png;base64," in page and "share of error" in page
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "ttbench-drift" in page and "share of error" in page and report.verdict.split(" (")[0] in page
     overlay = json.loads((tmp_path / "out" / "explorer" / "ttnn.drift.json").read_text())["ttnn"]["results"]
     culprit = str(report.contributors[0].ops[0])
     assert overlay[culprit]["value"] >= 50 and overlay[culprit]["bgColor"] == "#b71c1c"

@@ -54,7 +54,8 @@ class Bringup:
 
     _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
     save_html = view_method("Bringup.save_html",
-                            "save_html(path, plots=True): report.html, the notebook view as one self-contained file.")
+                            "save_html(path, plots=True, also=()): report.html, the notebook view as one "
+                            "self-contained file (`also`: further views after it).")
     explorer_files = view_method("Bringup.explorer_files",
                                  "explorer_files(report=None): Model Explorer's graph and overlay files of every "
                                  "stage, by their path in an export folder (explorer/<stage>.json, ...).")
@@ -184,7 +185,7 @@ class Bringup:
         op-by-op report or stage comparison to overlay). A stage comparison with a first divergence also writes
         its standalone reproduction into repro/ (repro.py, checked to fail alone with the stated PCC); an op-by-op
         report from the simulator, a standalone ttnn script per diverging or aborting op (repro/ttsim_op_N/); a drift
-        report writes drift.json and drift.html (its table and plot)."""
+        report writes drift.json, and its table and plot go into report.html."""
         facts = divergence_facts(report) if isinstance(report, StageComparison) else {}
         if facts:
             repro = {f"repro/{name}": content for name, content in divergence_files(self, facts).items()}
@@ -193,11 +194,10 @@ class Bringup:
             repro = {f"repro/{name}": content for name, content in simulator_files(self, report).items()}
             extra_files = {**repro, **(extra_files or {})}
         if isinstance(report, DriftReport):
-            extra_files = {"drift.json": report.to_json() + "\n", "drift.html": report.page(),
-                           **(extra_files or {})}
+            extra_files = {"drift.json": report.to_json() + "\n", **(extra_files or {})}
         if explorer:
             extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
-        return write_bringup(self, directory, extra_files)
+        return write_bringup(self, directory, extra_files, also=[report] if isinstance(report, DriftReport) else [])
 
     def table(self) -> StageTable:
         return stage_table(self)

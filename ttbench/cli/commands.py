@@ -125,6 +125,7 @@ def cmd_bringup(args) -> int:
         drift = b.drift(stage=args.drift, weights=args.weights_file)
         print(f"\n{drift}")
         extra["drift.json"] = drift.to_json() + "\n"
+        op_report = op_report or drift  # its view goes into report.html, its overlay into the explorer files
     if args.out:
         path = b.export(args.out, extra, explorer=args.explorer, report=op_report)
         print(f"wrote {path}")

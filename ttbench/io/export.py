@@ -118,9 +118,9 @@ def check_export_target(directory: str) -> str:
     return path
 
 
-def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
+def write_bringup(b, directory: str, extra_files: Optional[dict] = None, also=()) -> str:
     """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text or bytes); returns its
-    path. Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
+    path. `also`: views shown in report.html after the bringup's (a drift report). Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
     directory = check_export_target(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)
@@ -152,7 +152,7 @@ def write_bringup(b, directory: str, extra_files: Optional[dict] = None) -> str:
 
             save_file(_unshared(weights), os.path.join(tmp, "weights.safetensors"))
         _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
-        b.save_html(os.path.join(tmp, REPORT))
+        b.save_html(os.path.join(tmp, REPORT), also=also)
         for fname, text in (extra_files or {}).items():  # names may hold one folder: explorer/ttir.json
             os.makedirs(os.path.dirname(os.path.join(tmp, fname)), exist_ok=True)
             _write(os.path.join(tmp, fname), text)

@@ -30,9 +30,11 @@ def bringup_repr_html(b) -> str:
     return render_bringup(b)
 
 
-def bringup_save_html(b, path: str, plots: bool = True) -> str:
-    """report.html: the same view as in the notebook, one self-contained file (no network to open it)."""
-    return write_text_atomic(path, standalone(render_bringup(b, plots=plots), f"ttbench · {b.model_name}"))
+def bringup_save_html(b, path: str, plots: bool = True, also=()) -> str:
+    """report.html: the same view as in the notebook, one self-contained file (no network to open it); `also`:
+    further views (a drift report) shown after it."""
+    body = render_bringup(b, plots=plots) + "".join(v._repr_html_() for v in also)
+    return write_text_atomic(path, standalone(body, f"ttbench · {b.model_name}"))
 
 
 def save_page(path: str, *views, title: str = "ttbench") -> str:
@@ -326,7 +328,6 @@ VIEWS.update({
     "StageComparison.plot": stage_comparison_plot,
     "DriftReport._repr_html_": drift_repr_html,
     "DriftReport.plot": drift_plot,
-    "DriftReport.page": lambda r: standalone(drift_repr_html(r), f"ttbench · {r.model} · drift"),
     "IRDiff._repr_html_": diff_repr_html,
     "IRDiff.save_html": diff_save_html,
 })

@@ -102,7 +102,6 @@ class DriftReport:
 
     _repr_html_ = view_method("DriftReport._repr_html_",
                               "The sentence, then the ranked parts with their share, line, module and healed PCC.")
-    page = view_method("DriftReport.page", "page(): the view as one self-contained HTML page (drift.html).")
     plot = view_method("DriftReport.plot", "plot(ax=None): each op's relative error along the program (log), "
                                            "the top contributors marked.")
 
