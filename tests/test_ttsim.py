@@ -66,6 +66,15 @@ def test_mlp_ttnn_on_the_simulator_matches_pytorch(zoo_bringup):
 
 
 @needs_ttsim
+def test_op_by_op_on_the_simulator_keeps_the_users_timeout(zoo_bringup):
+    b = zoo_bringup("mlp", "export", "args", tt=True)
+    t0 = time.perf_counter()
+    with pytest.raises(BadInput, match=r"(did not finish in|waited) 0.5 s"):
+        b.op_by_op(device="ttsim", mode="chained", timeout=0.5, progress=False)
+    assert time.perf_counter() - t0 < 60  # not the simulator's default half hour
+
+
+@needs_ttsim
 def test_a_simulator_abort_is_a_row_naming_it_and_the_rest_goes_on(zoo_bringup):
     """vit_tiny's TTNN repeats a bf16 mask, which ttsim does not implement (`tensix_unpacr: unpack_to_dst=1
     in_data_format=5`: it _Exits). The whole run names the op and the simulator's line; op by op, that op is a

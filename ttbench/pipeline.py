@@ -130,11 +130,13 @@ class Bringup:
                          expected=expected, precision=precision)
 
     def op_by_op(self, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated", pcc: float = 0.99,
-                 atol: float = 1e-2, rtol: float = 1e-2, timeout: float = 30.0, transform=None, progress: bool = True,
-                 weights=None):
+                 atol: float = 1e-2, rtol: float = 1e-2, timeout: Optional[float] = None, transform=None,
+                 progress: bool = True, weights=None):
         """Every op as its own graph (each aten op of the FX graph; each ONNX node for the onnx frontend), run on
         `device` ("isolated" or "chained") against that op's golden value. device="tt" compiles each op through
-        TTIR -> TTNN -> flatbuffer (compile-only without a chip). `weights`: as for run(). -> OpByOpReport"""
+        TTIR -> TTNN -> flatbuffer (compile-only without a chip); device="ttsim" runs the TTNN program's ops on the
+        simulator against the interpreter. `timeout`: seconds per op (default 30), per simulator run on ttsim
+        (default 1800). `weights`: as for run(). -> OpByOpReport"""
         self._require_values("op by op", weights)
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,

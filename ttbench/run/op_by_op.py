@@ -246,10 +246,12 @@ class _Rows:
 # --- the flow ------------------------------------------------------------------------------------------------------
 
 def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated", pcc: float = 0.99,
-             atol: float = 1e-2, rtol: float = 1e-2, timeout: float = DEFAULT_OP_TIMEOUT_S,
+             atol: float = 1e-2, rtol: float = 1e-2, timeout: Optional[float] = None,
              transform: Optional[Callable] = None, progress: bool = True, stop_at_first_failure: bool = False,
              ) -> OpByOpReport:
-    """Run every op of `b` on `device` (see module doc). `transform(stablehlo_text, op, node)`, if given, may edit
+    """Run every op of `b` on `device` (see module doc). `timeout`: seconds per op (default 30) or, on ttsim, per
+    simulator run (default the simulator's, 1800: a cold run compiles kernels). `transform(stablehlo_text, op,
+    node)`, if given, may edit
     each op's StableHLO before it runs (to try a lowering change, or to test the tool). `stop_at_first_failure`:
     isolated mode stops after the first op that fails (first_failing_op uses it)."""
     if mode not in MODES:
@@ -257,7 +259,8 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
     if device == "ttsim":  # the compiler's own TTNN ops, not the frontend's: simulator against interpreter
         if stage not in (None, "ttnn"):
             raise BadInput(f"op by op on ttsim runs the TTNN program's ops (got stage={stage!r})")
-        return simulator_op_by_op(b, mode=mode, pcc=pcc, atol=atol, rtol=rtol, progress=progress)
+        return simulator_op_by_op(b, mode=mode, pcc=pcc, atol=atol, rtol=rtol, timeout=timeout, progress=progress)
+    timeout = DEFAULT_OP_TIMEOUT_S if timeout is None else timeout
     dev = find_device(device)
     executor_class = EXECUTORS.get(dev.name)
     if executor_class is None or not (dev.usable or (dev.compiles and executor_class is TTExecutor)):
