@@ -184,3 +184,22 @@ def test_the_command_line_prints_the_attribution_and_writes_drift_json(tmp_path)
     assert (tmp_path / "mlp" / "drift.json").is_file()
     bad = run_cli("bringup", "mlp", "--drift", "ttnn", "--no-tt")
     assert bad.returncode == 2 and "--drift need the Tenstorrent stages" in bad.stderr
+
+
+def test_a_standalone_ttnn_script_is_python_whatever_the_ops_text_holds():
+    """The op's text, ttnn's message and the command are untrusted: quotes and backslashes stay inside the
+    script's docstring (no ttnn needed: the script is compiled, not run)."""
+    from ttbench.tt.sim.standalone import script_for
+
+    text = ('module {\n  func.func @main(%arg0: tensor<2x32xf32>, %arg1: tensor<2x32xf32>) -> tensor<2x32xf32> {\n'
+            '    %0 = "ttnn.add"(%arg0, %arg1) : (tensor<2x32xf32>, tensor<2x32xf32>) -> tensor<2x32xf32> '
+            'loc("a\\"\\"\\" b")\n    return %0 : tensor<2x32xf32>\n  }\n}\n')
+    (op,) = parse_program("ttnn", text).main.ops
+    op.op.text += ' """ \\ """'
+    script, why = script_for(op, 'ttnn said: """\\x00', "0.5", 0.99, 'X=1 python "repro.py"')
+    assert why is None
+    compile(script, "repro.py", "exec")
+    assert "    out = ttnn.add(operand_0, operand_1)" in script
+    conv, why_not_written = script_for(parse_program("ttnn", text.replace("ttnn.add", "ttnn.exotic")).main.ops[0],
+                                       "", "0.5", 0.99, "")
+    assert conv is None and "no standalone ttnn script for ttnn.exotic" in why_not_written

@@ -184,7 +184,7 @@ def simulator_files(b, report, progress: bool = True) -> dict:
                 script, why_not_written = None, "the interpreter recorded no operands or value for this op"
             if script is not None:
                 arrays: dict = {f"operand_{i}": to_numpy(v.float() if v.dtype == torch.bfloat16 else v)
-                          for i, v in enumerate(operands)}
+                                for i, v in enumerate(operands) if isinstance(v, torch.Tensor)}
                 arrays["golden"] = to_numpy(golden[0].float() if golden[0].dtype == torch.bfloat16 else golden[0])
                 buffer = io.BytesIO()
                 np.savez(buffer, **arrays)

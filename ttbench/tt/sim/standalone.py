@@ -150,6 +150,15 @@ def _call(p: ProgramOp, names: list) -> Optional[str]:
         if config:
             args.append(f"compute_kernel_config={config}")
         return f"ttnn.{kind}({names[0]}, {', '.join(args)})"
+    if kind == "conv2d":
+        return _conv2d_call(p, names, config)
+    if kind == "max_pool2d":
+        pair = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+        return (f"ttnn.max_pool2d({names[0]}, batch_size={int(_number(a['batch_size']))}, "
+                f"input_h={int(_number(a['input_height']))}, input_w={int(_number(a['input_width']))}, "
+                f"channels={int(_number(a['channels']))}, kernel_size={pair('kernel_size')}, "
+                f"stride={pair('stride')}, padding={pair('padding')}, dilation={pair('dilation')}, "
+                f"ceil_mode={bool(a.get('ceil_mode', False))})")
     if kind == "softmax":
         args = [str(int(_number(a["dimension"]))), f"numeric_stable={bool(a.get('numericStable', False))}"]
         if config:
@@ -158,24 +167,55 @@ def _call(p: ProgramOp, names: list) -> Optional[str]:
     return None
 
 
+def _conv2d_call(p: ProgramOp, names: list, config: str) -> Optional[str]:
+    """ttnn.conv2d as the replay calls it: the IR's geometry, conv2d_config's weights type (a fused activation
+    gets no script yet), the compute config."""
+    a = p.attributes
+    body = getattr(a.get("conv2d_config"), "body", "") or ""
+    if re.search(r"activation = <", body):
+        return None
+    weights = re.search(r"weights_dtype = (\w+)", body)
+    conv_config = ""
+    if weights:
+        if weights.group(1) not in _ELEMENTS:
+            return None
+        conv_config = f"conv_config=ttnn.Conv2dConfig(weights_dtype=ttnn.{_ELEMENTS[weights.group(1)]}), "
+    ints = lambda name: [int(_number(x)) for x in a[name]]  # noqa: E731
+    bias = names[2] if len(names) > 3 else "None"  # the last operand is the device
+    compute = f", compute_config={config}" if config else ""
+    return (f"ttnn.conv2d(input_tensor={names[0]}, weight_tensor={names[1]}, bias_tensor={bias}, device=device, "
+            f"{conv_config}in_channels={int(_number(a['in_channels']))}, "
+            f"out_channels={int(_number(a['out_channels']))}, batch_size={int(_number(a['batch_size']))}, "
+            f"input_height={int(_number(a['input_height']))}, input_width={int(_number(a['input_width']))}, "
+            f"kernel_size={ints('kernel_size')}, stride={ints('stride')}, padding={ints('padding')}, "
+            f"dilation={ints('dilation')}, groups={int(_number(a['groups']))}{compute})")
+
+
+def _docstring_safe(text: str) -> str:
+    """Untrusted text (the IR, ttnn's messages, paths) made safe inside the script's docstring."""
+    return text.replace("\\", "\\\\").replace('"""', "'''")
+
+
 def script_for(p: ProgramOp, what: str, stated: str, min_pcc: float, command: str) -> tuple:
-    """(script text, None) for op `p`, or (None, why not). Its inputs.npz holds operand_<i> and golden."""
-    if any(t is None for t in p.operand_types) or not p.result_types or p.result_types[0] is None:
-        return None, f"{p.name} takes or gives a non-tensor value: no standalone script"
-    names = [f"operand_{i}" for i in range(len(p.operand_types))]
+    """(script text, None) for op `p`, or (None, why not). Its inputs.npz holds operand_<i> (the tensor operands,
+    by position) and golden."""
+    if not p.result_types or p.result_types[0] is None:
+        return None, f"{p.name} gives no tensor: no standalone script"
+    names = ["device" if t is None else f"operand_{i}" for i, t in enumerate(p.operand_types)]
     call = _call(p, names)
     if call is None:
         return None, f"no standalone ttnn script for {p.name} with these attributes yet"
     where = f" at {p.op.location.short}" if p.op.location else ""
-    text = ""
-    text += _HEAD.format(title=f"{p.name} #{p.op.index}{where}", what=what, command=command,
-                        text=p.op.text.strip()[:2000].replace('"""', "'''").replace("\\", "\\\\"),
+    text = _HEAD.format(title=_docstring_safe(f"{p.name} #{p.op.index}{where}"), what=_docstring_safe(what),
+                        command=_docstring_safe(command), text=_docstring_safe(p.op.text.strip()[:2000]),
                         min_pcc=min_pcc, stated=stated)
     for name, t in zip(names, p.operand_types):
+        if t is None:
+            continue  # the device the script opened
         tiled, memory, held = layout_of(t)
         if held not in _ELEMENTS:
             return None, f"{name} of {p.name} holds {held}, which the script does not place"
-        text += (f"    {name} = placed(data[{name!r}], {list(t.shape)!r}, {_ELEMENTS.get(held, 'float32')!r}, "
+        text += (f"    {name} = placed(data[{name!r}], {list(t.shape)!r}, {_ELEMENTS[held]!r}, "
                  f"{tiled}, {memory!r})\n")
     text += f"    out = {call}\n"
     text += _TAIL.format(shape=list(p.result_types[0].shape))
