@@ -27,3 +27,13 @@ def in_child(code: str) -> dict:
 def median(xs):
     xs = sorted(xs)
     return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def median_seconds(fn, n=3):
+    """Median wall time of n calls of fn()."""
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return median(times)

@@ -6,24 +6,15 @@ reduced runs, the bisection, the top parts alone) — medians of 3 each, and the
 within 20 chained runs, so the ratio stays near the run count whatever the model's size. Bringups (the
 Tenstorrent compile) are not timed.
 """
-import statistics
 import sys
-import time
 
 import ttbench as tb
+from _measure import median_seconds
 from ttbench.tt.interp import interpret
 from ttbench.tt.program import parse_program
 
 MODELS = sys.argv[1:] or ["mobilenet_v2", "resnet18", "bert_tiny"]
 
-
-def _median_seconds(fn, n=3):
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def main():
@@ -34,9 +25,9 @@ def main():
         program = parse_program("ttnn", b.stages["ttnn"].full_text())
         args = list(b.argument_values)
         interpret(program, args, precision="bf16")  # warm torch's kernels for both sides
-        chained_s = _median_seconds(lambda: interpret(program, args, precision="bf16"))
+        chained_s = median_seconds(lambda: interpret(program, args, precision="bf16"))
         reports = []
-        drift_s = _median_seconds(lambda: reports.append(b.drift(progress=False)))
+        drift_s = median_seconds(lambda: reports.append(b.drift(progress=False)))
         r = reports[-1]
         print(f"{name:<14} {r.units:>6} {chained_s:>10.3f} {drift_s:>9.2f} {r.runs:>5} {drift_s / chained_s:>6.1f}x"
               f"  {r.verdict}", flush=True)

@@ -25,7 +25,7 @@ from ..progress import bar as progress_bar
 from ..tt.interp import interpret
 from ..tt.program import parse_program
 from ..tt.sim.executor import NotSimulated, abort_line, run_standalone, standalone_command
-from ..tt.sim.standalone import script_for
+from ..tt.sim.standalone import docstring_safe, script_for
 from .stage_values import divergence_values
 
 REPRO_TIMEOUT_S = 60.0
@@ -117,8 +117,9 @@ def divergence_files(b, facts: dict, shown=lambda text: text) -> dict:
     about["arrays"] = {name: {"shape": list(a.shape), "dtype_in_ir": found["dtypes"].get(name)}
                        for name, a in arrays.items()}
     if actual in arrays and expected in arrays and facts.get("op_pcc") is not None:
-        script = _SCRIPT.format(title=f"{stage} {facts['op']} #{facts['index']} at {shown(facts.get('location', ''))}"
-                                      f" against {earlier} {facts['reference_op']} #{facts['reference_index']}",
+        script = _SCRIPT.format(title=docstring_safe(f"{stage} {facts['op']} #{facts['index']} at "
+                                                     f"{shown(facts.get('location', ''))} against {earlier} "
+                                                     f"{facts['reference_op']} #{facts['reference_index']}"),
                                 stage=stage, earlier=earlier, op_text=shown(facts.get("op_text", "")),
                                 reference_text=shown(facts.get("reference_text", "")), actual=actual,
                                 expected=expected, layout=facts.get("layout") or "same",

@@ -191,7 +191,7 @@ def _conv2d_call(p: ProgramOp, names: list, config: str) -> Optional[str]:
             f"dilation={ints('dilation')}, groups={int(_number(a['groups']))}{compute})")
 
 
-def _docstring_safe(text: str) -> str:
+def docstring_safe(text: str) -> str:
     """Untrusted text (the IR, ttnn's messages, paths) made safe inside the script's docstring."""
     return text.replace("\\", "\\\\").replace('"""', "'''")
 
@@ -206,8 +206,8 @@ def script_for(p: ProgramOp, what: str, stated: str, min_pcc: float, command: st
     if call is None:
         return None, f"no standalone ttnn script for {p.name} with these attributes yet"
     where = f" at {p.op.location.short}" if p.op.location else ""
-    text = _HEAD.format(title=_docstring_safe(f"{p.name} #{p.op.index}{where}"), what=_docstring_safe(what),
-                        command=_docstring_safe(command), text=_docstring_safe(p.op.text.strip()[:2000]),
+    text = _HEAD.format(title=docstring_safe(f"{p.name} #{p.op.index}{where}"), what=docstring_safe(what),
+                        command=docstring_safe(command), text=docstring_safe(p.op.text.strip()[:2000]),
                         min_pcc=min_pcc, stated=stated)
     for name, t in zip(names, p.operand_types):
         if t is None:
