@@ -180,6 +180,9 @@ def test_an_edited_stage_past_what_ttbench_reads_is_refused_by_run_and_compariso
     assert "internal error" not in result.message
     compared = edited.compare_stages("ttir", "ttnn")
     assert "cannot read the ttnn program" in compared.not_run and not compared.rows
+    # the simulator's route reads the same text first (it crashed with a NameError there, simulator or not)
+    simulated = edited.run("ttnn", device="ttsim")
+    assert not simulated.executed and "cannot read the ttnn program: an attribute nested deeper" in simulated.message
 
 
 @pytest.mark.tt

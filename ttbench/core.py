@@ -65,6 +65,16 @@ class OpByOpMode(_Names):
     CHAINED = "chained"  # every op on the previous ops' outputs (errors accumulate)
 
 
+class OpOutcome(_Names):
+    """How one op of a replay ended (run/simulated_ops.py decides it, once, for every report of that replay)."""
+    COMPARED = "compared"  # it gave a value, compared with the reference's value of the same op
+    REFUSED = "refused"  # ttnn refused it
+    ABORTED = "aborted"  # the simulator stopped at it
+    INTERNAL = "internal"  # ttbench's own replay failed at it (a bug of ours)
+    NOT_REACHED = "not reached"  # a stop before it left it without a value
+    NO_VALUE = "no value"  # it ran but there is no pair of values to compare
+
+
 class DeviceName(_Names):
     """Where a stage runs (run/devices.py says which are usable here)."""
     CPU = "cpu"  # jaxlib's PJRT CPU client

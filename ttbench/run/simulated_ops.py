@@ -14,22 +14,26 @@ chained:  the program as the chip would run it, each op on the simulated values 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Optional
 
 import torch
 
-from ..core import REPORT_BUGS, BadInput, InternalError, OpByOpMode
+from ..core import REPORT_BUGS, BadInput, InternalError, OpByOpMode, OpOutcome
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
-from ..tt.program import Program, ProgramError, parse_program
+from ..tt.program import Program, ProgramError, ProgramOp, parse_program
 from ..tt.sim.executor import PRODUCER as SIMULATOR, NotSimulated, Simulated, simulate
-from .compare import compare
+from .compare import OutputCheck, compare
 from .results import OpByOpReport, OpRow
 
 # Ops with no value of their own to compare: bookkeeping and const-eval call sites (their callees' ops are run).
 _NOT_RUN = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")
 PCC_FROM = "ttsim against ttbench's interpreter of the same TTNN program"
+# A simulated op's value agrees with the interpreter's when its PCC reaches the threshold and it is allclose at these
+# tolerances (bf16 kernels against the IR's arithmetic), unless the caller gives its own.
+DEFAULT_ATOL = DEFAULT_RTOL = 1e-2
 MAX_RESTARTS = 50  # isolated: fresh children after simulator aborts, before the rest is given up
 
 
@@ -66,6 +70,44 @@ class SimulatedOps:
         if index in self.refused:
             return "ttnn", f"ttnn refused it: {self.refused[index]}"
         return None
+
+
+@dataclass
+class OpVerdict:
+    """How one op of the program ended in a replay, with its value's check against the interpreter's."""
+    op: ProgramOp
+    outcome: OpOutcome
+    furthest: str  # how far it got: "ttsim" (the simulator ran it) or "ttnn" (it never ran there)
+    detail: str = ""  # what stopped it, or why there is nothing to compare
+    check: Optional[OutputCheck] = None  # COMPARED: its value against the interpreter's
+
+
+def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
+             rtol: float = DEFAULT_RTOL) -> list[OpVerdict]:
+    """Every op of the replayed program that has a value of its own, in program order, with its outcome: the one
+    place a replay's ops are classified, so the op-by-op report and the stage comparison list the same ops."""
+    out = []
+    for p in done.program.ops():
+        if p.name in _NOT_RUN:
+            continue
+        index = p.op.index
+        failure = done.failure(index)
+        if failure is not None:
+            outcome = OpOutcome.INTERNAL if index in done.internal else \
+                OpOutcome.ABORTED if index in done.aborted else OpOutcome.REFUSED
+            out.append(OpVerdict(p, outcome, furthest=failure[0], detail=failure[1]))
+        elif index in done.values:
+            reference = done.interpreted.get(index)
+            if not reference or not isinstance(reference[0], torch.Tensor):
+                out.append(OpVerdict(p, OpOutcome.NO_VALUE, "ttsim", "the interpreter recorded no value for this op"))
+            else:
+                check = compare(done.values[index], to_numpy(reference[0]), atol, rtol, min_pcc)
+                out.append(OpVerdict(p, OpOutcome.COMPARED, "ttsim", check=check))
+        elif done.stopped_at is not None:
+            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, "ttnn", f"not run: the replay stopped at op #{done.stopped_at}"))
+        else:
+            out.append(OpVerdict(p, OpOutcome.NO_VALUE, "ttnn", "no value: the op produced no tensor"))
+    return out
 
 
 def _program_and_results(b) -> tuple:
@@ -139,8 +181,9 @@ def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, pro
     return result
 
 
-def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float = 1e-2, rtol: float = 1e-2,
-                       timeout: Optional[float] = None, progress: bool = True) -> OpByOpReport:
+def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float = DEFAULT_ATOL,
+                       rtol: float = DEFAULT_RTOL, timeout: Optional[float] = None,
+                       progress: bool = True) -> OpByOpReport:
     """Every op of the TTNN program on the simulator, each compared with the interpreter's value of that op."""
     t0 = time.perf_counter()
     try:
@@ -148,33 +191,22 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
     except NotSimulated as exc:
         raise BadInput(f"device 'ttsim' cannot run ops here: {exc}") from exc
     rows, first = [], None
-    for p in done.program.ops():
-        if p.name in _NOT_RUN:
-            continue
-        op = p.op
+    for verdict in verdicts(done, pcc, atol, rtol):
+        p, op = verdict.op, verdict.op.op
         row = OpRow(index=len(rows), op=op.name, count=1,
                     inputs=[f"{'x'.join(map(str, t.shape))} {t.element}" for t in p.operand_types if t is not None],
-                    locations=[op.location.short] if op.location else [], furthest_stage="ttnn",
+                    locations=[op.location.short] if op.location else [], furthest_stage=verdict.furthest,
                     nodes=[f"#{op.index}"], seconds=done.seconds.get(op.index, 0.0))
-        failure = done.failure(op.index)
-        if failure is not None:
-            row.furthest_stage, row.error = failure
-        elif op.index in done.values:
-            row.furthest_stage, row.pcc_from = "ttsim", PCC_FROM
-            reference = done.interpreted.get(op.index)
-            if not reference or not isinstance(reference[0], torch.Tensor):
-                row.error = "the interpreter recorded no value for this op"
-            else:
-                check = compare(done.values[op.index], to_numpy(reference[0]), atol, rtol, pcc)
-                row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
-                if not row.ok:
-                    row.error = f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc else "not allclose"
-            if op.index in done.host_ops:
-                row.note = "computed on the host: the ttnn wheel lacks this op"
-        elif done.stopped_at is not None:
-            row.error = f"not run: the replay stopped at op #{done.stopped_at}"
+        check = verdict.check
+        if check is None:
+            row.error = verdict.detail
         else:
-            row.error = "no value: the op produced no tensor"
+            row.pcc_from = PCC_FROM
+            row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
+            if not row.ok:
+                row.error = check.get("error") or (f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc else "not allclose")
+        if op.index in done.values and op.index in done.host_ops:
+            row.note = "computed on the host: the ttnn wheel lacks this op"
         if mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
             first = row
         rows.append(row)

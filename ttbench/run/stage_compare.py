@@ -23,11 +23,10 @@ from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
 from ..core import BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
-from ..io.arrays import to_numpy
 from ..tt.interp import ACTIVATIONS, refusal
 from ..tt.program import PROGRAM_STAGES
 from ..tt.sim.executor import NotSimulated
-from .simulated_ops import producers, simulate_ops
+from .simulated_ops import producers, simulate_ops, verdicts
 from .stage_values import NotRun, VALUE_STAGES, stage_values
 from .whole import interpreter_device
 
@@ -386,7 +385,8 @@ def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: flo
 
 def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:
     """ttnn -> ttsim: the same program's ops in ttbench's interpreter and on the simulator, each op on the
-    interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device."""
+    interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device. The ops
+    and their outcomes are the simulator op-by-op report's (one classifier: simulated_ops.verdicts)."""
     if reference_stage != "ttnn":
         raise BadInput(f"'ttsim' replays the TTNN program: compare it with 'ttnn' (got {reference_stage!r})")
     result = StageComparison(model=b.model_name, reference_stage="ttnn", stage="ttsim", min_pcc=min_pcc)
@@ -399,20 +399,12 @@ def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) 
         result.not_run = str(exc)
         return result
     result.reference_ops = len(done.interpreted)
-    by_index = {p.op.index: p.op for p in done.program.ops()}
-    for index, op in by_index.items():
-        if op.name.endswith(_NOT_COMPARED_SUFFIXES):
-            continue
-        failure = done.failure(index)
-        if failure is not None:
-            result.unmatched.append(OpMatch(op, None, reason=failure[1]))
-        elif index in done.values and done.interpreted.get(index):
-            found = _compare_value(done.values[index].astype(np.float64),
-                                   to_numpy(done.interpreted[index][0]).astype(np.float64))
-            if found is None:
-                result.unmatched.append(OpMatch(op, None, reason="no comparable value (shape or type)"))
-                continue
-            result.rows.append(OpMatch(op, op, pcc=found[0], max_abs_error=found[1], layout=found[2],
-                                       ok=_agrees(found, min_pcc)))
+    for verdict in verdicts(done, min_pcc):
+        op, check = verdict.op.op, verdict.check
+        if check is None:
+            result.unmatched.append(OpMatch(op, None, reason=verdict.detail))
+        else:
+            result.rows.append(OpMatch(op, op, pcc=check["pcc"], max_abs_error=check["max_abs_error"],
+                                       layout="same", ok=check["ok"]))
     result.seconds = time.perf_counter() - t0
     return result

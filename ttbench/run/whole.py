@@ -17,7 +17,7 @@ from ..proc.client import WorkerClient, WorkerDied, shared_client
 from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
-from ..tt.program import ProgramError, parse_program
+from ..tt.program import ProgramError, ProgramUnreadable, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIM_PRODUCER, NotSimulated, simulate
 from .compare import compare
 from .devices import device as find_device
