@@ -248,6 +248,19 @@ def test_every_record_still_shows_itself():
     assert callable(ttbench.Stage.graph) and callable(ttbench.Bringup.save_html)
 
 
+# What executes a model or a program: the interpreter, the simulator, PJRT and the forked children that run graphs.
+EXECUTORS = ("tt.interp", "tt.sim", "tt.plugin", "proc", "run")
+
+
+def test_analyses_execute_nothing():
+    """Displaying a bringup ran its captured graph in a fork from analysis/semantics; analyses read the stages,
+    and whatever executes lives in run/ (the semantic check is run/semantics.py, which `tb.analyze` adds)."""
+    sources = package_sources()
+    offenders = [f"ttbench.{a} imports ttbench.{b} at line {line}" for a, b, line in imports(sources)
+                 if a.split(".")[0] == "analysis" and any(b == e or b.startswith(e + ".") for e in EXECUTORS)]
+    assert not offenders, offenders
+
+
 def test_only_proc_starts_processes():
     # One place knows how a child is started (own session, dies with us) and stopped (its whole process group).
     offenders = [module for module, (_, text) in package_sources().items()

@@ -380,6 +380,7 @@ def test_first_failing_op_is_a_card_not_a_dataclass_repr():
     assert "aten.gelu.default at In[4]:7: fails" in page and "failed to legalize" in page and "OpRow(" not in page
 
 
+@pytest.mark.tt  # the TTNN stage's transfers and frees are its subject
 def test_bookkeeping_ops_are_hidden_by_default_and_not_counted_per_module(zoo_bringup):
     """Issue 44, item 6: transfers, layouts and frees made every other TTNN line, and a module's TTNN count."""
     from ttbench.analysis.op_kinds import is_bookkeeping
@@ -399,6 +400,7 @@ def test_bookkeeping_ops_are_hidden_by_default_and_not_counted_per_module(zoo_br
     assert hidden and hidden <= {op.index for op in moving}
 
 
+@pytest.mark.tt  # the TTNN stage's transfers and frees are its subject
 def test_a_large_graph_opens_at_full_size_and_zooms_without_its_bookkeeping(zoo_bringup):
     from ttbench import optional
     from ttbench.analysis.op_kinds import is_bookkeeping

@@ -14,6 +14,8 @@ import pytest
 
 import ttbench as tb
 from ttbench.core import BadInput
+from ttbench.run.simulated_ops import op_by_op_report, simulate_ops
+from ttbench.run.stage_compare import simulator_comparison
 from ttbench.tt.sim import env as sim_env
 from ttbench.tt.sim.executor import available
 
@@ -82,12 +84,20 @@ def test_a_simulator_abort_is_a_row_naming_it_and_the_rest_goes_on(zoo_bringup):
     b = zoo_bringup("vit_tiny", "export", "args", tt=True)
     whole = b.run("ttnn", device="ttsim")
     assert not whole.executed and "UnimplementedFunctionality" in whole.message and "ttnn." in whole.message
-    report = b.op_by_op(device="ttsim", progress=False)
+    replay = simulate_ops(b, "isolated", progress=False)
+    report = op_by_op_report(b, replay, pcc=0.99)
     aborted = [r for r in report.rows if r.error and "simulator aborted" in r.error]
     assert aborted and "UnimplementedFunctionality" in aborted[0].error
     after = [r for r in report.rows if r.index > aborted[-1].index and r.pcc is not None]
     assert after, "nothing ran after the abort"
     assert sum(r.ok for r in report.rows) > len(report.rows) // 2
+    # The stage comparison reads the same replay with the same classifier: the same ops, each with the same
+    # verdict (they listed different ops when each had its own skip list and comparator).
+    comparison = simulator_comparison(b, replay, min_pcc=0.99)
+    by_report = {int(r.nodes[0][1:]): (r.ok, r.pcc, r.error if r.pcc is None else "") for r in report.rows}
+    by_comparison = {m.op.index: (m.ok, m.pcc, m.reason) for m in comparison.rows + comparison.unmatched}
+    assert by_report == by_comparison
+    assert any(m.reason.startswith("the simulator aborted") for m in comparison.unmatched)
 
 
 class _Upsample(__import__("torch").nn.Module):

@@ -15,7 +15,7 @@ from .render.views import save_page as save_html
 # name -> (module, attribute; None for the module itself), loaded on first use.
 _LAZY = {
     "bringup": ("pipeline", "bringup"), "Bringup": ("pipeline", "Bringup"),
-    "models": ("models", None), "analyze": ("analysis.collect", "analyze"),
+    "models": ("models", None), "analyze": ("pipeline", "findings_of"),
     "hoist_constants": ("hoist", "hoist_constants"), "Hoisted": ("hoist", "Hoisted"),
     "netron_stop": ("render.netron_view", "stop"), "explorer_stop": ("render.model_explorer", "stop"),
     "explore": ("render.explorer", "explore"),

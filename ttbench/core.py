@@ -429,3 +429,39 @@ def human_seconds(s: float) -> str:
     if s < 120:
         return f"{s:.0f} s"
     return f"{s / 60:.1f} min" if s < 7200 else f"{s / 3600:.1f} h"
+
+
+@dataclass
+class BringupRecord:
+    """One bringup, fields only: what every room below pipeline.py (run/, analysis/, io/, render/) reads and types
+    against. pipeline.Bringup adds the methods (findings, runs, exports) on top."""
+
+    model_name: str  # zoo name, file name or class name
+    frontend: Frontend
+    params: ParamsMode
+    stages: dict[str, Stage]  # pipeline order
+    arguments: list[ArgInfo] = field(default_factory=list)  # per MLIR function argument, in order
+    argument_values: list = field(default_factory=list)  # the tensors to feed, aligned with `arguments`
+    example_inputs: tuple = ()
+    model: object = None  # what was brought up (nn.Module, path or ModelProto)
+    seconds: float = 0.0
+    weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
+    fx_graph: Any = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
+    hoisted: Any = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
+    _findings: Any = field(default=None, repr=False)  # analysis.findings.Findings, once made
+
+    def __post_init__(self):
+        self.frontend, self.params = Frontend(self.frontend), ParamsMode(self.params)
+
+    @property
+    def ok(self) -> bool:
+        return all(s.ok for s in self.stages.values())
+
+    @property
+    def failed_stage(self) -> Optional[Stage]:
+        return next((s for s in self.stages.values() if not s.ok), None)
+
+    def missing_values(self) -> list:
+        """Names of the arguments whose tensors are on the meta device (shapes only): a model built on meta, until
+        its weights are loaded (load_weights). Everything that needs numbers refuses while this is not empty."""
+        return [a.name for a, v in zip(self.arguments, self.argument_values) if v.is_meta]

@@ -6,15 +6,15 @@ import os
 import time
 import traceback
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 import torch
 
 from .analysis.collect import analyze
-from .analysis.constants import weights_by_digest
-from .core import (ArgInfo, BadInput, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
+from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
+from .core import (BadInput, BringupRecord, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
                    PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import StageTable, stage_table, write_bringup
@@ -24,6 +24,7 @@ from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
 from .run.results import NoFailingOp, OpByOpReport
 from .run.repro import divergence_facts, divergence_files, simulator_files
+from .run.semantics import semantic_findings
 from .run.stage_compare import StageComparison, compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
@@ -32,25 +33,19 @@ from .stages.tt import compile_tt
 from .tt import plugin as tt_plugin
 
 
+def findings_of(b: BringupRecord, min_bytes: int = DEFAULT_MIN_BYTES):
+    """Every finding of every stage (`tb.analyze`): the pure analyses, and the semantic check, which runs the
+    interpreter and the captured graph (run/semantics.py)."""
+    return analyze(b, min_bytes, running={"meaning": semantic_findings})
+
+
 class StageFailed(RuntimeError):
     """Raised by bringup(strict=True): the message is the failing stage's error."""
 
 
 @dataclass
-class Bringup:
-    model_name: str  # zoo name, file name or class name
-    frontend: Frontend
-    params: ParamsMode
-    stages: "OrderedDict[str, Stage]"  # pipeline order
-    arguments: list[ArgInfo] = field(default_factory=list)  # per MLIR function argument, in order
-    argument_values: list = field(default_factory=list)  # the tensors to feed, aligned with `arguments`
-    example_inputs: tuple = ()
-    model: object = None  # what was brought up (nn.Module, path or ModelProto)
-    seconds: float = 0.0
-    weight_tensors: dict = field(default_factory=dict, repr=False)  # every weight: name -> (role, tensor), any mode
-    fx_graph: object = field(default=None, repr=False)  # the aten graph torch-mlir imported; takes argument_values
-    hoisted: Any = field(default=None, repr=False)  # hoist.Hoisted when bringup(hoist=...) moved constants out
-    _findings: Any = field(default=None, repr=False)
+class Bringup(BringupRecord):
+    """A bringup's record (core.BringupRecord: what the rooms below read) with what a user calls on it."""
 
     _repr_html_ = view_method("Bringup._repr_html_", "The synced side-by-side view of every stage.")
     save_html = view_method("Bringup.save_html",
@@ -60,17 +55,6 @@ class Bringup:
                                  "explorer_files(report=None): Model Explorer's graph and overlay files of every "
                                  "stage, by their path in an export folder (explorer/<stage>.json, ...).")
 
-    def __post_init__(self):
-        self.frontend, self.params = Frontend(self.frontend), ParamsMode(self.params)
-
-    @property
-    def ok(self) -> bool:
-        return all(s.ok for s in self.stages.values())
-
-    @property
-    def failed_stage(self) -> Optional[Stage]:
-        return next((s for s in self.stages.values() if not s.ok), None)
-
     def weights(self) -> dict:
         """Argument tensors that are not user inputs, by name (what params="args" keeps out of the IR), and
         the tensors hoisted into ml_program globals."""
@@ -78,11 +62,6 @@ class Bringup:
         if self.hoisted is not None and self.hoisted.to == "globals":
             out.update({k: torch.from_numpy(v) for k, v in self.hoisted.weights.items()})
         return out
-
-    def missing_values(self) -> list:
-        """Names of the arguments whose tensors are on the meta device (shapes only): a model built on meta, until
-        its weights are loaded (load_weights). Everything that needs numbers refuses while this is not empty."""
-        return [a.name for a, v in zip(self.arguments, self.argument_values) if v.is_meta]
 
     def load_weights(self, weights) -> "Bringup":
         """Give a meta-device bringup its weight values: a dict {argument name: tensor} or the path of a
@@ -109,7 +88,7 @@ class Bringup:
     def findings(self):
         """In-place ops, inlined constants, lost locations and verifier failures, per stage (computed once)."""
         if self._findings is None:
-            self._findings = analyze(self)
+            self._findings = findings_of(self)
         return self._findings
 
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
@@ -199,7 +178,9 @@ class Bringup:
             extra_files = {"drift.json": report.to_json() + "\n", **(extra_files or {})}
         if explorer:
             extra_files = {**self.explorer_files(report=report), **(extra_files or {})}
-        return write_bringup(self, directory, extra_files, also=[report] if isinstance(report, DriftReport) else [])
+        also = [report] if isinstance(report, DriftReport) else []
+        return write_bringup(self, directory, self.weights(), self.findings.to_json(),
+                             lambda path: self.save_html(path, also=also), extra_files)
 
     def table(self) -> StageTable:
         return stage_table(self)

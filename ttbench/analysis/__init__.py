@@ -1,8 +1,9 @@
 """Analyses over a Bringup's stages, separate from any rendering: `analyze(b)` -> Findings.
 
 One module per question: inplace (mutation and its lineage), constants (the constant budget), coverage
-(source locations), verifier (MLIR verifier results), semantics (a TTNN op whose meaning changed, proved by
-the interpreter); repeats finds the repeated layers they are folded by."""
+(source locations), verifier (MLIR verifier results), fusion (activations fused into another op); repeats finds
+the repeated layers they are folded by. Nothing here executes a model: the semantic check, which does, is
+run/semantics.py, and `tb.analyze` (pipeline.findings_of) adds it."""
 from __future__ import annotations
 
 import importlib

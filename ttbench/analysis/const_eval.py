@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import Role
+from ..core import BringupRecord, Role
 from .op_kinds import is_constant_op
 
 WEIGHT_ARG_ROLES = (Role.PARAMETER, Role.BUFFER, Role.CONSTANT)
@@ -69,7 +69,7 @@ def const_eval_candidates(stage, arguments) -> list:
     return out
 
 
-def const_eval_report(b) -> dict:
+def const_eval_report(b: BringupRecord) -> dict:
     """Candidates in stablehlo next to what tt-mlir put into const-eval functions (when ttnn compiled)."""
     stage = b.stages.get("stablehlo")
     candidates = const_eval_candidates(stage, b.arguments) if stage is not None and stage.ok else []

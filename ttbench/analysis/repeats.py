@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
+from ..core import BringupRecord
 
 MIN_BLOCK_OPS = 8  # shorter periods are op-level patterns (reshape, deallocate, ...), not layers
 MIN_COUNT = 2
@@ -106,7 +107,7 @@ def _longest_chain(prefix, powers, n: int, length: int) -> Optional[Repeat]:
     return Repeat(start, length, count) if count >= MIN_COUNT else None
 
 
-def stage_repeats(b) -> dict:
+def stage_repeats(b: BringupRecord) -> dict:
     """{stage name: Repeat} for the bringup's stages that have one."""
     out = {}
     for name, stage in b.stages.items():

@@ -10,9 +10,9 @@ import json
 import os
 import pathlib
 import shutil
-from typing import Optional
+from typing import Callable, Optional
 
-from ..core import BadInput, MLIR_STAGES, view_method
+from ..core import BringupRecord, BadInput, MLIR_STAGES, view_method
 from ..ir.text import BIG_HEX_RE, RESOURCE_ENTRY_RE, split_resources
 from ..optional import versions
 from ..proc.scratch import MARKER, remove_orphans, temp_dir
@@ -47,7 +47,7 @@ def stage_file(name: str) -> str:
     return f"{name}.mlir" if name in MLIR_STAGES else f"{name}.txt"
 
 
-def manifest(b) -> dict:
+def manifest(b: BringupRecord) -> dict:
     return {
         "versions": versions(),
         "model": b.model_name,
@@ -118,9 +118,11 @@ def check_export_target(directory: str) -> str:
     return path
 
 
-def write_bringup(b, directory: str, extra_files: Optional[dict] = None, also=()) -> str:
-    """Write the export folder for Bringup `b` atomically (plus `extra_files`: name -> text or bytes); returns its
-    path. `also`: views shown in report.html after the bringup's (a drift report). Only a new path, an empty folder or an earlier ttbench export folder is written (see check_export_target)."""
+def write_bringup(b: BringupRecord, directory: str, weight_tensors: dict, findings_json: str,
+                  write_report: Callable[[str], object], extra_files: Optional[dict] = None) -> str:
+    """Write the export folder for bringup `b` atomically: its stages, `weight_tensors` (name -> tensor), the
+    findings, report.html (`write_report(path)` writes it) and `extra_files` (name -> text or bytes); returns its
+    path. Only a new path, an empty folder or an earlier ttbench export folder is written (check_export_target)."""
     directory = check_export_target(directory)
     parent = os.path.dirname(directory)
     os.makedirs(parent, exist_ok=True)
@@ -146,13 +148,13 @@ def write_bringup(b, directory: str, extra_files: Optional[dict] = None, also=()
                     shutil.copyfile(content, target)
                 else:
                     _write(target, content)
-        weights = {k: v for k, v in b.weights().items() if not v.is_meta}  # a meta-device model's have no bytes
-        if weights:
+        with_bytes = {k: v for k, v in weight_tensors.items() if not v.is_meta}  # a meta-device model's have none
+        if with_bytes:
             from safetensors.torch import save_file
 
-            save_file(_unshared(weights), os.path.join(tmp, "weights.safetensors"))
-        _write(os.path.join(tmp, FINDINGS), b.findings.to_json() + "\n")
-        b.save_html(os.path.join(tmp, REPORT), also=also)
+            save_file(_unshared(with_bytes), os.path.join(tmp, "weights.safetensors"))
+        _write(os.path.join(tmp, FINDINGS), findings_json + "\n")
+        write_report(os.path.join(tmp, REPORT))
         for fname, text in (extra_files or {}).items():  # names may hold one folder: explorer/ttir.json
             os.makedirs(os.path.dirname(os.path.join(tmp, fname)), exist_ok=True)
             _write(os.path.join(tmp, fname), text)
@@ -226,7 +228,7 @@ class StageTable(str):
 STAGE_TABLE_COLUMNS = ("stage", "ok", "ops", "seconds", "error")
 
 
-def stage_table(b) -> StageTable:
+def stage_table(b: BringupRecord) -> StageTable:
     return StageTable((name, "yes" if s.ok else "NO", str(len(s.ops)), seconds_cell(s), s.error or "")
                       for name, s in b.stages.items())
 

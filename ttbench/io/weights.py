@@ -11,10 +11,10 @@ import os
 import numpy as np
 import torch
 
-from ..core import BadInput
+from ..core import BringupRecord, BadInput
 
 
-def load_argument_values(b, weights) -> None:
+def load_argument_values(b: BringupRecord, weights) -> None:
     wanted = [(i, a) for i, (a, v) in enumerate(zip(b.arguments, b.argument_values))
               if v.is_meta and a.role != "input"]
     if not wanted:  # using them would be a guess (replace the model's own?): refuse rather than ignore them

@@ -30,21 +30,23 @@ class Device:
 def devices() -> tuple:
     found = []
     has_jaxlib = importlib.util.find_spec("jaxlib") is not None
-    found.append(Device("cpu", has_jaxlib, "jaxlib's PJRT CPU client" if has_jaxlib else "pip install jaxlib"))
+    found.append(Device(DeviceName.CPU, has_jaxlib, "jaxlib's PJRT CPU client" if has_jaxlib else "pip install jaxlib"))
     cuda = any(importlib.util.find_spec(m) is not None for m in ("jax_cuda12_plugin", "jax_cuda13_plugin"))
-    found.append(Device("cuda", cuda, "jax CUDA plugin" if cuda else "no jax CUDA plugin: pip install 'jax[cuda12]'"))
+    found.append(Device(DeviceName.CUDA, cuda,
+                        "jax CUDA plugin" if cuda else "no jax CUDA plugin: pip install 'jax[cuda12]'"))
     plugin = optional.tt_plugin()
     chips = optional.tt_device_count()
     if not plugin.available:
-        found.append(Device("tt", False, f"no Tenstorrent PJRT plugin: {plugin.hint}"))
+        found.append(Device(DeviceName.TT, False, f"no Tenstorrent PJRT plugin: {plugin.hint}"))
     elif chips == 0:
-        found.append(Device("tt", False, "compile-only: no Tenstorrent device to run on (/dev/tenstorrent has no "
-                                         "chips); stages compile to TTNN but nothing executes", compiles=True))
+        found.append(Device(DeviceName.TT, False, "compile-only: no Tenstorrent device to run on (/dev/tenstorrent "
+                                                  "has no chips); stages compile to TTNN but nothing executes",
+                            compiles=True))
     else:
-        found.append(Device("tt", True, f"{chips} Tenstorrent chip(s), {plugin.detail}"))
+        found.append(Device(DeviceName.TT, True, f"{chips} Tenstorrent chip(s), {plugin.detail}"))
     missing = replay_missing()
-    found.append(Device("ttsim", missing is None, missing or "ttnn on a simulated Blackhole (ttsim): the TTNN stage "
-                                                            "only"))
+    found.append(Device(DeviceName.TTSIM, missing is None,
+                        missing or "ttnn on a simulated Blackhole (ttsim): the TTNN stage only"))
     return tuple(found)
 
 

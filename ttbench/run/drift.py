@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from ..analysis.op_kinds import is_bookkeeping, moves_only
-from ..core import BadInput, InternalError, REPORT_BUGS, view_method
+from ..core import BringupRecord, BadInput, InternalError, REPORT_BUGS, view_method
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
@@ -242,7 +242,7 @@ def _float_outputs(outputs: list) -> list:
     return [to_numpy(o.detach().double()) for o in outputs if isinstance(o, torch.Tensor) and o.dtype.is_floating_point]
 
 
-def drift(b, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", max_runs: int = 20,
+def drift(b: BringupRecord, stage: str = "ttnn", device: str = "cpu", precision: str = "bf16", max_runs: int = 20,
           progress: bool = True, timeout: Optional[float] = None) -> DriftReport:
     """Attribute the final error of `stage`'s program run in `precision` to its ops (see the module doc)."""
     if stage not in PROGRAM_STAGES:

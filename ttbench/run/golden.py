@@ -14,12 +14,13 @@ from ..stages.fx import on_meta
 from ..stages.onnx_prepare import graph_inputs
 from .one_op import tensor_leaves
 from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
+from ..core import BringupRecord
 
 TORCH_EAGER = "torch (eager, CPU)"
 TORCH_FX_GRAPH = "torch (the captured FX graph on the loaded weights: the model is on the meta device)"
 
 
-def captured_graph_outputs(b, what: str) -> list:
+def captured_graph_outputs(b: BringupRecord, what: str) -> list:
     """The captured FX graph (the one torch-mlir imports) run by PyTorch on the bringup's argument values, in a
     forked child; `what` names it in a ContainedFailure."""
     def run():
@@ -45,7 +46,7 @@ def check_deterministic(first: list, second: list) -> None:
                 f"forward, so a PCC against it would mean nothing")
 
 
-def golden_outputs(b) -> tuple:
+def golden_outputs(b: BringupRecord) -> tuple:
     """(numpy arrays of the model's outputs on b.example_inputs, which reference made them)."""
     model = b.model
     if isinstance(model, torch.nn.Module) and on_meta(model):

@@ -50,7 +50,7 @@ def outputs_used(node: torch.fx.Node):
     nobody reads lowers differently (and the Tenstorrent compiler takes it) from one whose indices are read."""
     if not node.users or any(u.target is not operator.getitem for u in node.users):
         return None
-    used = sorted({u.args[1] for u in node.users if u.users})
+    used = sorted({int(u.args[1]) for u in node.users if u.users})  # type: ignore[arg-type]
     return used or None
 
 

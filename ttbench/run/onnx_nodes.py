@@ -50,7 +50,7 @@ def recorded_values(proto, feeds: dict) -> dict:
     except Exception:  # noqa: BLE001 - onnxruntime lacks an op or type: the reference evaluator, as for the golden
         from onnx.reference import ReferenceEvaluator
 
-        results = ReferenceEvaluator(proto).run(None, feeds, intermediate=True)
+        results: dict = ReferenceEvaluator(proto).run(None, feeds, intermediate=True)  # type: ignore[assignment]
         values.update((k, _value(v)) for k, v in results.items() if k not in values)
     return values
 
@@ -86,7 +86,8 @@ def one_node_model(proto, node, values: dict, constants: set, params: str):
     import onnx
     from onnx import helper, numpy_helper
 
-    graph_inputs, feeds, inits, signature = [], [], [], []
+    graph_inputs, feeds, inits = [], [], []
+    signature: list[tuple] = []
     seen = set()
     for name in node.input:
         if not name or name in seen:

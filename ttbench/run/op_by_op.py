@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torch.fx
 
-from ..core import BadInput, OpByOpMode
+from ..core import BringupRecord, BadInput, OpByOpMode
 from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
 from ..proc.scratch import temp_folder
@@ -92,7 +92,7 @@ def _write_payload(unit: Unit, tmp: str, name: str) -> tuple:
     else:
         payload = os.path.join(tmp, f"{name}.onnx")
         with open(payload, "wb") as f:
-            f.write(unit.payload.SerializeToString())
+            f.write(unit.payload.SerializeToString())  # type: ignore[attr-defined]
     return payload, os.path.join(tmp, f"{name}.mlir")
 
 
@@ -245,8 +245,8 @@ class _Rows:
 
 # --- the flow ------------------------------------------------------------------------------------------------------
 
-def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated", pcc: float = 0.99,
-             atol: float = 1e-2, rtol: float = 1e-2, timeout: Optional[float] = None,
+def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated",
+             pcc: float = 0.99, atol: float = 1e-2, rtol: float = 1e-2, timeout: Optional[float] = None,
              transform: Optional[Callable] = None, progress: bool = True, stop_at_first_failure: bool = False,
              ) -> OpByOpReport:
     """Run every op of `b` on `device` (see module doc). `timeout`: seconds per op (default 30) or, on ttsim, per
@@ -288,8 +288,8 @@ def op_by_op(b, device: str = "cpu", stage: Optional[str] = None, mode: str = "i
                         compile_only=compile_only, frontend=b.frontend, skipped=skipped, _rerun=rerun)
 
 
-def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, stop_at_first_failure,
-              skipped):
+def _isolated(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress,
+              stop_at_first_failure, skipped):
     occurrences = onnx_occurrences(b, timeout) if b.frontend == "onnx" else fx_occurrences(b, timeout, skipped)
     unique: dict = {}
     for key, make_unit, node_name, location in occurrences:
@@ -320,7 +320,7 @@ def _isolated(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, p
 
 # --- chained -----------------------------------------------------------------------------------------------------
 
-def _chained(b, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop, skipped):
+def _chained(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop, skipped):
     units: list = []
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
     chain = _onnx_chain if b.frontend == "onnx" else _fx_chain
@@ -339,7 +339,7 @@ def _run_chained(rows: _Rows, executor, units: list, unit: Unit) -> Optional[lis
     return rows.run(executor, unit.row.index)
 
 
-def _fx_chain(b, timeout, progress, run, prelower, skipped):
+def _fx_chain(b: BringupRecord, timeout, progress, run, prelower, skipped):
     """Yields each aten op's unit after `run(unit)` ran it on the device's values of its producers; each op's
     program is lowered ahead (`prelower`: from the golden call, whose shapes and arguments are the chain's)."""
     recorded = recorded_calls(b, timeout)
@@ -387,7 +387,7 @@ def _fx_chain(b, timeout, progress, run, prelower, skipped):
             yield unit
 
 
-def _onnx_chain(b, timeout, progress, run, prelower, _skipped):
+def _onnx_chain(b: BringupRecord, timeout, progress, run, prelower, _skipped):
     """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers; each
     node's program is lowered ahead (`prelower`: from the golden values, whose shapes are the chain's)."""
     golden = onnx_values(b, timeout)

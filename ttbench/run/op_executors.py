@@ -118,4 +118,5 @@ def interpret_ttnn_file(path: str, inputs: list) -> tuple:
     return [to_numpy(t) for t in run.outputs], None
 
 
-EXECUTORS = {"cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}
+EXECUTORS: dict[str, type[PjrtExecutor] | type[TTExecutor]] = {
+    "cpu": PjrtExecutor, "cuda": PjrtExecutor, "tt": TTExecutor}

@@ -8,7 +8,7 @@ from typing import Optional
 import torch
 import torch.fx
 
-from ..core import ModelFailed
+from ..core import BringupRecord, ModelFailed
 from ..io.arrays import to_numpy
 from ..ir.locations import frames_from_stack_trace, user_frame
 from ..proc.children import ContainedFailure, call_in_fork
@@ -63,7 +63,7 @@ def fx_location(node) -> str:
     return loc.short if loc else ""
 
 
-def recorded_calls(b, timeout: float, first_of_each_key: bool = False) -> list:
+def recorded_calls(b: BringupRecord, timeout: float, first_of_each_key: bool = False) -> list:
     """[(FX node, spec, output)] of every aten call in graph order, from one eager run of the FX graph in a forked
     copy of this process (the model's own ops, custom ones included, may abort or hang: that stays contained).
     The run gets 4x the per-op timeout, at least 10 s. `first_of_each_key`: [(FX node, spec_key, spec, output)],
@@ -98,7 +98,7 @@ def fx_unit(spec: dict, out) -> Unit:
                 new_row(spec["target"], spec["inputs"], "fx"))
 
 
-def fx_occurrences(b, timeout: float, skipped: dict):
+def fx_occurrences(b: BringupRecord, timeout: float, skipped: dict):
     skips: dict = {}  # key -> whether its calls are skipped (the same for every call of one key)
     for node, key, spec, out in recorded_calls(b, timeout, first_of_each_key=True):
         if spec is None:  # a key seen before
@@ -112,7 +112,7 @@ def fx_occurrences(b, timeout: float, skipped: dict):
         yield key, (lambda spec=spec, out=out: fx_unit(spec, out)), node.name, fx_location(node)
 
 
-def onnx_values(b, timeout: float) -> dict:
+def onnx_values(b: BringupRecord, timeout: float) -> dict:
     proto = b.stages["onnx"].module
 
     feeds = {i.name: to_numpy(x) for i, x in zip(graph_inputs(proto), b.example_inputs)}
@@ -127,17 +127,17 @@ def onnx_values(b, timeout: float) -> dict:
                           f"{first}") from None
 
 
-def onnx_locations(b) -> dict:
+def onnx_locations(b: BringupRecord) -> dict:
     """ONNX node name -> the PyTorch source line the exporter recorded for it (short form)."""
     return {op.attrs.get("node"): op.location.short for op in b.stages["onnx"].ops if op.location}
 
 
-def onnx_nodes(b):
+def onnx_nodes(b: BringupRecord):
     proto = b.stages["onnx"].module
     return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
 
 
-def onnx_unit(b, node, values: dict, constants: set) -> tuple:
+def onnx_unit(b: BringupRecord, node, values: dict, constants: set) -> tuple:
     op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
     try:
         model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
@@ -151,7 +151,7 @@ def onnx_node_name(node, index: int) -> str:
     return node.name or f"{node.op_type}_{index}"
 
 
-def onnx_occurrences(b, timeout: float):
+def onnx_occurrences(b: BringupRecord, timeout: float):
     values = onnx_values(b, timeout)
     constants = constant_names(b.stages["onnx"].module)
     locations = onnx_locations(b)

@@ -17,6 +17,7 @@ import sys
 import numpy as np
 import torch
 
+from ..core import BringupRecord
 from ..io.atomic import write_text_atomic
 from ..proc.children import run_once
 from ..proc.scratch import temp_folder
@@ -96,7 +97,7 @@ def divergence_facts(comparison) -> dict:
             "reference_text": d.reference.text[:4000]}
 
 
-def divergence_files(b, facts: dict, shown=lambda text: text) -> dict:
+def divergence_files(b: BringupRecord, facts: dict, shown=lambda text: text) -> dict:
     """name -> text or bytes of the reproduction folder for `facts` (divergence_facts, or the tracker's incorrect
     row); repro.py only when it was run in a fresh process and failed with the stated PCC. `shown`: how untrusted
     text is written (the tracker leaves this machine's paths out)."""
@@ -153,7 +154,7 @@ def _check(script: str, files: dict, stated: float) -> dict:
 MAX_SIMULATOR_REPROS = 5  # scripts checked on the simulator per export: each check is a simulator run
 
 
-def simulator_files(b, report, progress: bool = True) -> dict:
+def simulator_files(b: BringupRecord, report, progress: bool = True) -> dict:
     """"ttsim_op_<index>/<file>" -> content for the ops of a simulator op-by-op report (device "ttsim") that
     diverge, abort or are refused, up to MAX_SIMULATOR_REPROS: a standalone ttnn script (tt/sim/standalone.py),
     its inputs.npz (the operands and the golden, as ttbench's interpreter computes them) and facts.json. A script

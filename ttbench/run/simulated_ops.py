@@ -19,12 +19,13 @@ from typing import Optional
 
 import torch
 
-from ..core import REPORT_BUGS, BadInput, InternalError, OpByOpMode, OpOutcome
+from ..core import BringupRecord, REPORT_BUGS, BadInput, InternalError, OpByOpMode, OpOutcome
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
 from ..tt.program import Program, ProgramError, ProgramOp, parse_program
-from ..tt.sim.executor import PRODUCER as SIMULATOR, NotSimulated, Simulated, simulate
+from ..tt.sim.executor import (DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, Simulated,
+                               simulate)
 from .compare import OutputCheck, compare
 from .results import OpByOpReport, OpRow
 
@@ -104,13 +105,14 @@ def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
                 check = compare(done.values[index], to_numpy(reference[0]), atol, rtol, min_pcc)
                 out.append(OpVerdict(p, OpOutcome.COMPARED, "ttsim", check=check))
         elif done.stopped_at is not None:
-            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, "ttnn", f"not run: the replay stopped at op #{done.stopped_at}"))
+            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, "ttnn",
+                                 f"not run: the replay stopped at op #{done.stopped_at}"))
         else:
             out.append(OpVerdict(p, OpOutcome.NO_VALUE, "ttnn", "no value: the op produced no tensor"))
     return out
 
 
-def _program_and_results(b) -> tuple:
+def _program_and_results(b: BringupRecord) -> tuple:
     if "ttnn" not in b.stages:
         raise BadInput(f"this {b.frontend} bringup has no ttnn stage (bring it up with tt=True)")
     s = b.stages["ttnn"]
@@ -150,19 +152,19 @@ def _seeds(program: Program, arguments: list, results: dict) -> dict:
     return seeds
 
 
-def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, progress: bool = True) -> SimulatedOps:
+def simulate_ops(b: BringupRecord, mode: str = "isolated", timeout: Optional[float] = None,
+                 progress: bool = True) -> SimulatedOps:
     """Run the TTNN program's ops on the simulator (see module doc). Raises BadInput, NotSimulated."""
     if mode not in tuple(OpByOpMode):
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(OpByOpMode)}")
     program, interpreted = _program_and_results(b)
     result = SimulatedOps(program, interpreted.results, mode)
     ops = [p for p in program.ops() if p.name not in _NOT_RUN]
-    kwargs = {"timeout": timeout} if timeout else {}
     arguments = [to_numpy(v) for v in b.argument_values]
     with progress_bar(len(ops), f"{b.model_name} ttnn ops on ttsim", progress) as bar:
         tick = lambda index: bar.update(1)  # noqa: E731
         if mode == OpByOpMode.CHAINED:
-            run = simulate(program, arguments, record=True, on_op=tick, **kwargs)
+            run = simulate(program, arguments, record=True, on_op=tick, timeout=timeout or SIM_TIMEOUT_S)
             result.add(run)
             stops = [run.aborted_at] if run.aborted_at is not None else list(run.internal_errors)
             result.stopped_at = stops[0] if stops else None
@@ -170,7 +172,8 @@ def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, pro
         seeds = _seeds(program, list(b.argument_values), interpreted.results)
         skip = None
         for _ in range(MAX_RESTARTS + 1):
-            run = simulate(program, arguments, seed=seeds, skip_through=skip, on_op=tick, **kwargs)
+            run = simulate(program, arguments, seed=seeds, skip_through=skip, on_op=tick,
+                           timeout=timeout or SIM_TIMEOUT_S)
             result.add(run)
             if run.aborted_at is None:
                 break
@@ -181,7 +184,7 @@ def simulate_ops(b, mode: str = "isolated", timeout: Optional[float] = None, pro
     return result
 
 
-def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float = DEFAULT_ATOL,
+def simulator_op_by_op(b: BringupRecord, mode: str = "isolated", pcc: float = 0.99, atol: float = DEFAULT_ATOL,
                        rtol: float = DEFAULT_RTOL, timeout: Optional[float] = None,
                        progress: bool = True) -> OpByOpReport:
     """Every op of the TTNN program on the simulator, each compared with the interpreter's value of that op."""
@@ -190,7 +193,16 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
         done = simulate_ops(b, mode, timeout, progress)
     except NotSimulated as exc:
         raise BadInput(f"device 'ttsim' cannot run ops here: {exc}") from exc
-    rows, first = [], None
+    report = op_by_op_report(b, done, pcc, atol, rtol)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def op_by_op_report(b: BringupRecord, done: SimulatedOps, pcc: float, atol: float = DEFAULT_ATOL,
+                    rtol: float = DEFAULT_RTOL) -> OpByOpReport:
+    """One replay as an op-by-op report: a row per op `verdicts` classifies."""
+    rows: list[OpRow] = []
+    first = None
     for verdict in verdicts(done, pcc, atol, rtol):
         p, op = verdict.op, verdict.op.op
         row = OpRow(index=len(rows), op=op.name, count=1,
@@ -204,15 +216,15 @@ def simulator_op_by_op(b, mode: str = "isolated", pcc: float = 0.99, atol: float
             row.pcc_from = PCC_FROM
             row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
             if not row.ok:
-                row.error = check.get("error") or (f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc else "not allclose")
+                row.error = check.get("error") or (f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc
+                                                   else "not allclose")
         if op.index in done.values and op.index in done.host_ops:
             row.note = "computed on the host: the ttnn wheel lacks this op"
-        if mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
+        if done.mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
             first = row
         rows.append(row)
-    return OpByOpReport(model=b.model_name, stage="ttnn", device="ttsim", mode=mode, min_pcc=pcc, rows=rows,
-                        total_ops=len(rows), seconds=time.perf_counter() - t0, first_divergence=first,
-                        frontend=b.frontend)
+    return OpByOpReport(model=b.model_name, stage="ttnn", device="ttsim", mode=done.mode, min_pcc=pcc, rows=rows,
+                        total_ops=len(rows), seconds=0.0, first_divergence=first, frontend=b.frontend)
 
 
 def producers() -> tuple:

@@ -21,12 +21,12 @@ import numpy as np
 
 from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
-from ..core import BadInput, Op, cell_text, view_method
+from ..core import BringupRecord, BadInput, Op, cell_text, view_method
 from .compare import pcc as pearson
 from ..tt.interp import ACTIVATIONS, refusal
 from ..tt.program import PROGRAM_STAGES
 from ..tt.sim.executor import NotSimulated
-from .simulated_ops import producers, simulate_ops, verdicts
+from .simulated_ops import SimulatedOps, producers, simulate_ops, verdicts
 from .stage_values import NotRun, VALUE_STAGES, stage_values
 from .whole import interpreter_device
 
@@ -142,6 +142,7 @@ class StageComparison:
                      f"{' at ' + worst.op.location.short if worst.op.location else ''}: max abs error "
                      f"{cell_text(worst.max_abs_error)}, pcc {cell_text(worst.pcc)}")
         else:
+            assert d.reference is not None  # a compared row always has its reference
             where = f" at {d.op.location.short}" if d.op.location else ""
             module = f" (module {d.op.module})" if d.op.module else ""
             text += (f"\nfirst divergence: {d.label}{where}{module}: pcc {cell_text(d.pcc)}, "
@@ -254,7 +255,7 @@ def _agrees(found, min_pcc: float) -> bool:
     return found[0] >= min_pcc or found[3]
 
 
-def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
+def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
                    timeout: float = 600.0) -> StageComparison:
     """Run `reference_stage` and `stage` once each, every op's value recorded, and compare op by op."""
     if stage == "ttsim":
@@ -345,7 +346,7 @@ def compare_stages(b, reference_stage: str, stage: str, min_pcc: float = 0.999, 
     return result
 
 
-def _mark_findings(b, stage: str, rows: list) -> None:
+def _mark_findings(b: BringupRecord, stage: str, rows: list) -> None:
     """Rows of ops a semantic finding is about carry it (when the bringup's findings are made): a PCC that passes
     there may still be the wrong reading of a documented choice (a tanh gelu read as erf differs by ~2e-4)."""
     known = b._findings  # only findings already made: a comparison never starts the analyses (a notebook shows them)
@@ -383,21 +384,28 @@ def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: flo
                    part=part)
 
 
-def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:
+def _against_simulator(b: BringupRecord, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:
     """ttnn -> ttsim: the same program's ops in ttbench's interpreter and on the simulator, each op on the
     interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device. The ops
     and their outcomes are the simulator op-by-op report's (one classifier: simulated_ops.verdicts)."""
     if reference_stage != "ttnn":
         raise BadInput(f"'ttsim' replays the TTNN program: compare it with 'ttnn' (got {reference_stage!r})")
-    result = StageComparison(model=b.model_name, reference_stage="ttnn", stage="ttsim", min_pcc=min_pcc)
-    reference_producer, producer = producers()
-    result.reference_producer, result.producer = f"{interpreter_device('ttnn')}: {reference_producer}", producer
     t0 = time.perf_counter()
     try:
         done = simulate_ops(b, "isolated", timeout=timeout)
     except NotSimulated as exc:
+        result = _simulator_record(b, min_pcc)
         result.not_run = str(exc)
         return result
+    result = simulator_comparison(b, done, min_pcc)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def simulator_comparison(b: BringupRecord, done: SimulatedOps, min_pcc: float) -> StageComparison:
+    """One isolated replay as a ttnn -> ttsim stage comparison: a row per op `verdicts` compared, the others
+    unmatched with what stopped them."""
+    result = _simulator_record(b, min_pcc)
     result.reference_ops = len(done.interpreted)
     for verdict in verdicts(done, min_pcc):
         op, check = verdict.op.op, verdict.check
@@ -406,5 +414,11 @@ def _against_simulator(b, reference_stage: str, min_pcc: float, timeout: float) 
         else:
             result.rows.append(OpMatch(op, op, pcc=check["pcc"], max_abs_error=check["max_abs_error"],
                                        layout="same", ok=check["ok"]))
-    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _simulator_record(b: BringupRecord, min_pcc: float) -> StageComparison:
+    result = StageComparison(model=b.model_name, reference_stage="ttnn", stage="ttsim", min_pcc=min_pcc)
+    reference_producer, producer = producers()
+    result.reference_producer, result.producer = f"{interpreter_device('ttnn')}: {reference_producer}", producer
     return result

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..analysis.semantics import fx_node_values
-from ..core import BadInput, REPORT_BUGS
+from .semantics import fx_node_values
+from ..core import BringupRecord, BadInput, REPORT_BUGS
 from ..io.arrays import to_numpy
 from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
@@ -43,7 +43,7 @@ class StageValues:
     # after them), for the ops that have them
 
 
-def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -> StageValues:
+def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: float = 600.0) -> StageValues:
     if stage not in VALUE_STAGES:
         raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {stage!r}")
     if stage not in b.stages:
@@ -58,7 +58,7 @@ def stage_values(b, stage: str, precision: str = "ir", timeout: float = 600.0) -
     return _torchfx(b)
 
 
-def _interpreted(b, stage: str, precision: str) -> StageValues:
+def _interpreted(b: BringupRecord, stage: str, precision: str) -> StageValues:
     program, run = _interpret_recorded(b, stage, precision)
     records = {p.op.index: p.op for p in program.ops()}  # the text as it is now (a user's edit included)
     ops = [records[i] for i in run.values]  # recorded in execution order
@@ -67,7 +67,7 @@ def _interpreted(b, stage: str, precision: str) -> StageValues:
     return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values, after)
 
 
-def _interpret_recorded(b, stage: str, precision: str = "ir", inputs_of=frozenset()) -> tuple:
+def _interpret_recorded(b: BringupRecord, stage: str, precision: str = "ir", inputs_of=frozenset()) -> tuple:
     """(the stage's program as its text reads now, its run with every op's value recorded); NotRun says why not."""
     try:
         program = parse_program(stage, b.stages[stage].full_text())
@@ -77,7 +77,7 @@ def _interpret_recorded(b, stage: str, precision: str = "ir", inputs_of=frozense
         raise NotRun(str(why_not(exc))) from exc
 
 
-def _stablehlo(b, timeout: float) -> StageValues:
+def _stablehlo(b: BringupRecord, timeout: float) -> StageValues:
     from torch_mlir import ir
 
     s = b.stages["stablehlo"]
@@ -127,7 +127,7 @@ def _stablehlo(b, timeout: float) -> StageValues:
     return StageValues("stablehlo", "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
 
 
-def _torchfx(b) -> StageValues:
+def _torchfx(b: BringupRecord) -> StageValues:
     if b.fx_graph is None or "fx" not in b.stages:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
@@ -142,7 +142,7 @@ def _torchfx(b) -> StageValues:
                        {id(fx_ops[name]): v for name, v in recorded.items()})
 
 
-def divergence_values(b, stage: str, index: int, earlier: str, reference_index: int) -> dict:
+def divergence_values(b: BringupRecord, stage: str, index: int, earlier: str, reference_index: int) -> dict:
     """The arrays a reproduction of one diverging op needs: its operands and its value as ttbench's interpreter
     computes them in `stage` (and its value after fused activations, where it has them), and the value of the
     earlier stage's op it was compared with. bf16 values are widened to f32 (npz cannot hold bf16); the dtypes

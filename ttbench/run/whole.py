@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..core import REPORT_BUGS, BadInput
+from ..core import BringupRecord, REPORT_BUGS, BadInput
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
@@ -49,7 +49,7 @@ def run_text_on_device(client: WorkerClient, text: str, inputs: list, timeout: f
         return reply
 
 
-def _validate(b, stage: str) -> None:
+def _validate(b: BringupRecord, stage: str) -> None:
     if stage not in RUNNABLE_STAGES:
         raise BadInput(f"cannot run stage {stage!r}: choose one of {', '.join(RUNNABLE_STAGES)}")
     if stage not in b.stages:
@@ -89,7 +89,7 @@ def interpreter_device(stage: str) -> str:
     return f"cpu · {stage.upper()} semantics"
 
 
-def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
+def run_stage(b: BringupRecord, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
               pcc: float = 0.99, timeout: Optional[float] = None, expected=None,
               precision: str = "ir") -> RunResult:
     _validate(b, stage)
@@ -155,7 +155,7 @@ def run_stage(b, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e
     return _compare_with_golden(b, result, arrays, expected)
 
 
-def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunResult:
+def _compare_with_golden(b: BringupRecord, result: RunResult, arrays: list, expected) -> RunResult:
     """Fill `result` with the comparison of `arrays` (what ran) against the golden, output by output."""
     atol, rtol, pcc = result.atol, result.rtol, result.min_pcc
     result.executed = True
@@ -185,7 +185,7 @@ def _compare_with_golden(b, result: RunResult, arrays: list, expected) -> RunRes
     return result
 
 
-def _run_interpreted(b, stage: str, atol, rtol, pcc, expected, precision: str) -> RunResult:
+def _run_interpreted(b: BringupRecord, stage: str, atol, rtol, pcc, expected, precision: str) -> RunResult:
     """The stage's own program, executed op by op by ttbench's interpreter on the CPU."""
     result = RunResult(model=b.model_name, stage=stage, device=interpreter_device(stage), executed=False, ok=False,
                        message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=PRODUCER, precision=precision)
@@ -206,7 +206,7 @@ def simulator_device() -> str:
     return "ttsim · simulated Blackhole"
 
 
-def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
+def _run_simulated(b: BringupRecord, atol, rtol, pcc, expected, timeout) -> RunResult:
     """The TTNN program replayed as ttnn calls on Tenstorrent's simulator (tt/sim)."""
     result = RunResult(model=b.model_name, stage="ttnn", device=simulator_device(), executed=False, ok=False,
                        message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=SIM_PRODUCER)
@@ -253,14 +253,14 @@ def _run_simulated(b, atol, rtol, pcc, expected, timeout) -> RunResult:
         result.message = f"{what} op #{run.aborted_at} ({op.name if op else '?'}{where}): {run.abort_line}"
         return result
     result.run_seconds = run.run_seconds
-    _compare_with_golden(b, result, run.outputs, expected)
+    _compare_with_golden(b, result, run.outputs or [], expected)
     if run.host_ops:
         names = sorted({by_index[i].name for i in run.host_ops})
         result.message += f"; {len(run.host_ops)} op(s) computed on the host, not the simulator: {', '.join(names)}"
     return result
 
 
-def _run_fx(b) -> list:
+def _run_fx(b: BringupRecord) -> list:
     """The captured graph (the one torch-mlir imports) run by PyTorch: catches decomposition errors."""
     if b.fx_graph is None:
         raise BadInput("no FX graph was captured for this bringup")

@@ -25,7 +25,7 @@ import pickle
 import sys
 import time
 
-from ..core import ArgInfo
+from ..core import ArgInfo, Role
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import watch_parent
 from ..proc.line_protocol import serve
@@ -174,7 +174,7 @@ class Lowering:
         from ..stages.onnx import OnnxCapture  # lazy: torch and the frontends load per request kind
         proto = onnx.load(model_path)
         _inject_fault(proto.graph.node[0].op_type)
-        arguments = [ArgInfo(i.name, "input", (), "") for i in proto.graph.input]
+        arguments = [ArgInfo(i.name, Role.INPUT, (), "") for i in proto.graph.input]
         capture = OnnxCapture(model=proto, arguments=arguments, values=[None] * len(arguments))
         return onnx_module(capture, contained=True, context=context)
 

@@ -7,6 +7,9 @@ bringup, the file's own graph run by onnxruntime). When the documented reading â
 misses that value beyond tolerance and another reading matches it, the compiler changed what the line means: a
 `semantic` finding with both errors.
 
+It executes (the interpreter, the FX graph in a fork, onnxruntime), so it lives with the other runs, not among the
+pure analyses; pipeline.Bringup.findings hands it to analysis.collect.analyze as one more step.
+
 Runs only where it can: a TTNN stage that compiled, an op with readings in it, a captured FX graph (export or
 dynamo) or an ONNX model, and real values (not the meta device). Otherwise it finds nothing and says nothing.
 """
@@ -16,12 +19,12 @@ import torch
 import torch.fx
 
 from .. import core
-from ..core import FindingKind, Op, StageName
+from ..core import BringupRecord, FindingKind, Op, StageName
 from ..io.arrays import to_numpy
 from ..proc.children import ContainedFailure, call_in_fork
 from ..stages.onnx_prepare import graph_inputs
 from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
-from .findings import Finding
+from ..analysis.findings import Finding
 
 # An error this far below the documented reading's is "the other reading matches".
 _CLEARLY_CLOSER = 10.0
@@ -123,7 +126,7 @@ def _mentions_a_reading(ttnn) -> bool:
     return any(op.name in READINGS or any(kind in op.text for kind in ACTIVATION_READINGS) for op in ttnn.ops)
 
 
-def analyze_semantics(b) -> tuple:
+def semantic_findings(b: BringupRecord) -> tuple:
     ttnn = b.stages.get("ttnn")
     source = b.stages.get("fx") if b.fx_graph is not None else b.stages.get("onnx")
     if ttnn is None or not ttnn.ok or source is None or not source.ok or not _mentions_a_reading(ttnn) or \
