@@ -71,7 +71,7 @@ wheel-check: setup
 	  m, x = tb.models.load('mlp'); b = tb.bringup(m, x, tt=False); \
 	  assert b.ok, b.table(); print('wheel-check: installed wheel brings mlp up to', list(b.stages)[-1])"
 
-# Refresh the golden export folders tests/test_diff.py compares against. Run on purpose, when a change to the IR is
+# Refresh the golden export folders tests/transforms/test_diff.py compares against. Run on purpose, when a change to the IR is
 # intended (new torch-mlir, tt-mlir, model code), and commit the result with the change. Binaries are left out.
 GOLDEN_MODELS := mlp bert_tiny
 golden: setup

@@ -75,6 +75,19 @@ class OpOutcome(_Names):
     NO_VALUE = "no value"  # it ran but there is no pair of values to compare
 
 
+class Reached(_Names):
+    """How far one op got in an op-by-op run: a stage, its flatbuffer, or a device that executed it."""
+    FX = "fx"
+    ONNX = "onnx"
+    TORCHFX = "torchfx"
+    STABLEHLO = "stablehlo"
+    TTIR = "ttir"
+    TTNN = "ttnn"
+    FLATBUFFER = "flatbuffer"  # the Tenstorrent compiler wrote its flatbuffer (compile-only: as far as it goes)
+    EXECUTED = "executed"  # a device ran it
+    TTSIM = "ttsim"  # the simulator ran it
+
+
 class DeviceName(_Names):
     """Where a stage runs (run/devices.py says which are usable here)."""
     CPU = "cpu"  # jaxlib's PJRT CPU client
@@ -93,7 +106,14 @@ FRONTEND_STAGES = {
 STAGES = tuple(StageName)
 FRONTENDS = tuple(Frontend)
 PARAMS_MODES = tuple(ParamsMode)
-MLIR_STAGES = (_S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN)
+# Named subsets of the stages: a tuple of stage names is written here once, read everywhere by its name.
+MLIR_STAGES = (_S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN)  # MLIR modules (the rest: an FX graph, an ONNX model)
+GRAPH_STAGES = (_S.FX, _S.ONNX)  # a frontend's own graph
+TORCH_MLIR_STAGES = (_S.TORCHFX, _S.STABLEHLO)  # what torch-mlir makes
+PROGRAM_STAGES = (_S.TTIR, _S.TTNN)  # the Tenstorrent compiler's programs, which ttbench's interpreter executes
+RUNNABLE_STAGES = (_S.FX, _S.STABLEHLO, _S.TTIR, _S.TTNN)  # what b.run(stage) runs
+VALUE_STAGES = (_S.TORCHFX, _S.STABLEHLO, _S.TTIR, _S.TTNN)  # what compare_stages records every op's value of
+PCC_STAGES = (_S.STABLEHLO, _S.TTIR, _S.TTNN)  # the stages a sweep or the tracker measures a PCC for
 
 
 class BadInput(ValueError):

@@ -6,16 +6,17 @@ import os
 import time
 import traceback
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
 import numpy as np
 import torch
 
 from .analysis.collect import analyze
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
-from .core import (BadInput, BringupRecord, CompilerFailure, FRONTENDS, FRONTEND_STAGES, Frontend, InternalError,
-                   PARAMS_MODES, ParamsMode, REPORT_BUGS, Stage, StageMeta, StageName, view_method)
+from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
+                   CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
@@ -149,7 +150,7 @@ class Bringup(BringupRecord):
         compiler (no TT compile, nor a wait for another one, is needed to find it), else "ttnn"."""
         if stage is None:
             broken = self.failed_stage
-            stage = "stablehlo" if broken is not None and broken.name in ("torchfx", "stablehlo") else "ttnn"
+            stage = "stablehlo" if broken is not None and broken.name in TORCH_MLIR_STAGES else StageName.TTNN
         devices = {"ttnn": "tt", "ttir": "tt", "stablehlo": "cpu"}
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
@@ -255,18 +256,13 @@ def _model_name(model) -> str:
     return type(model).__name__
 
 
-def _hoist_into(result: Bringup, stage: Stage, options: dict) -> Stage:
-    """The hoisted form of the stablehlo stage; hoisted arguments join the recorded arguments."""
-    names = weights_by_digest(result.weight_tensors)
+def _hoisted(stage: Stage, weight_tensors: dict, options: dict):
+    """The hoisted form of the stablehlo stage (hoist.Hoisted: its stage, the arguments it adds and their values)."""
     t0 = time.perf_counter()
-    hoisted = hoist_constants(stage, weight_names=names, **options)
+    hoisted = hoist_constants(stage, weight_names=weights_by_digest(weight_tensors), **options)
     hoisted.stage.seconds = stage.seconds + time.perf_counter() - t0
     hoisted.stage.meta["before_hoist"] = {"ops": len(stage.ops)}
-    result.hoisted = hoisted
-    for arg in hoisted.arguments:
-        result.arguments.append(arg)
-        result.argument_values.append(torch.from_numpy(hoisted.weights[arg.name]))
-    return hoisted.stage
+    return hoisted
 
 
 def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,
@@ -338,43 +334,58 @@ class BringupOptions:
     dims: Optional[dict] = None
 
 
-# --- the chain: one step per stage, each from the previous step's artifact to (its Stage, the next artifact) ------
+# --- the chain: one step per stage, each from the previous step's artifact to its Stage, the next artifact, and the
+# facts it found (fields of the record: arguments, weights, the FX graph); the record is assembled from them. -----
 
-def _capture(result: Bringup, options: BringupOptions, _):
+@dataclass
+class StepResult:
+    stage: Stage
+    artifact: Any = None  # what the next step takes
+    facts: dict = field(default_factory=dict)  # BringupRecord fields this step found
+
+
+def _capture(given: tuple, options: BringupOptions, known: Mapping) -> StepResult:
+    model, example_inputs = given
+    facts: dict = {}
     if options.frontend == Frontend.ONNX:
-        stage, cap, inputs = onnx.capture_onnx(result.model, result.example_inputs, options.params, options.dims)
-        result.example_inputs = inputs
+        stage, cap, facts["example_inputs"] = onnx.capture_onnx(model, example_inputs, options.params, options.dims)
     elif options.frontend == Frontend.EXPORT:
-        stage, cap = fx.capture_export(result.model, result.example_inputs, options.params)
+        stage, cap = fx.capture_export(model, example_inputs, options.params)
     else:
-        stage, cap = fx.capture_dynamo(result.model, result.example_inputs, options.params,
-                                       functionalize=options.functionalize)
-    result.arguments, result.argument_values = cap.arguments, cap.values
-    result.weight_tensors = cap.weights
-    result.fx_graph = getattr(cap, "graph_module", None)
-    return stage, cap
+        stage, cap = fx.capture_dynamo(model, example_inputs, options.params, functionalize=options.functionalize)
+    facts.update(arguments=list(cap.arguments), argument_values=list(cap.values), weight_tensors=cap.weights,
+                 fx_graph=getattr(cap, "graph_module", None))
+    return StepResult(stage, cap, facts)
 
 
-def _import(result: Bringup, options: BringupOptions, cap):
+def _import(cap, options: BringupOptions, known: Mapping) -> StepResult:
     """The torchfx stage; its artifact is the lowering, already running in its worker while the stage was read."""
     onnx_frontend = options.frontend == Frontend.ONNX
-    return (torchfx.import_onnx if onnx_frontend else torchfx.import_fx)(
+    stage, started = (torchfx.import_onnx if onnx_frontend else torchfx.import_fx)(
         cap, lambda module: stablehlo.start_lowering(module, onnx=onnx_frontend))
+    return StepResult(stage, started)
 
 
-def _lower(result: Bringup, options: BringupOptions, started_lowering):
-    stage, module = stablehlo.lower(started_lowering)
-    return (_hoist_into(result, stage, options.hoist), None) if options.hoist else (stage, module)
+def _lower(started_lowering, options: BringupOptions, known: Mapping) -> StepResult:
+    """The stablehlo stage (hoisted when asked); the TT compile takes the stage itself."""
+    stage, _ = stablehlo.lower(started_lowering)
+    if not options.hoist:
+        return StepResult(stage, stage)
+    hoisted = _hoisted(stage, known["weight_tensors"], options.hoist)
+    facts = {"hoisted": hoisted, "arguments": known["arguments"] + list(hoisted.arguments),
+             "argument_values": known["argument_values"] + [torch.from_numpy(hoisted.weights[a.name])
+                                                            for a in hoisted.arguments]}
+    return StepResult(hoisted.stage, hoisted.stage, facts)
 
 
-def _compile_tt(result: Bringup, options: BringupOptions, _):
+def _compile_tt(stablehlo_stage: Stage, options: BringupOptions, known: Mapping) -> StepResult:
     """Both TT stages come from one compile: ttir's step hands the ttnn stage on as its artifact."""
-    ttir, ttnn = compile_tt(result.stages["stablehlo"], result.arguments, options.params, options.tt_timeout)
-    return ttir, ttnn
+    ttir, ttnn = compile_tt(stablehlo_stage, known["arguments"], options.params, options.tt_timeout)
+    return StepResult(ttir, ttnn)
 
 
-def _ttnn(result: Bringup, options: BringupOptions, ttnn: Stage):
-    return ttnn, None
+def _ttnn(ttnn: Stage, options: BringupOptions, known: Mapping) -> StepResult:
+    return StepResult(ttnn)
 
 
 # (stage, step, needs the Tenstorrent compiler); the first stage is named by the frontend (fx or onnx).
@@ -386,14 +397,17 @@ def _bring_up(model, example_inputs, options: BringupOptions, progress) -> Bring
     prestart_worker()  # the lowering's worker process starts while the graph is captured
     stages: OrderedDict = OrderedDict()
     t_start = time.perf_counter()
-    result = Bringup(model_name=options.name or _model_name(model), frontend=options.frontend,
-                     params=options.params, stages=stages, example_inputs=example_inputs, model=model)
-    artifact = None
+    facts: dict = {"example_inputs": example_inputs}
+    artifact: Any = (model, example_inputs)
     for stage_name, step, needs_tt in STEPS:
         if needs_tt and not options.tt:
             break
         stage_name = stage_name or FRONTEND_STAGES[options.frontend][0]
-        artifact = _run_step(result, options, stage_name, step, artifact, progress)
+        done = _run_step(stages, options, stage_name, step, artifact, facts, progress)
+        artifact = done.artifact if done is not None else None
+        facts.update(done.facts if done is not None else {})
+    result = Bringup(model_name=options.name or _model_name(model), frontend=options.frontend, params=options.params,
+                     stages=stages, model=model, **facts)
     for stage in stages.values():
         stage._bringup = result
     if options.strict and not result.ok:
@@ -402,10 +416,10 @@ def _bring_up(model, example_inputs, options: BringupOptions, progress) -> Bring
     return result
 
 
-def _run_step(result: Bringup, options: BringupOptions, stage_name: str, step, artifact, progress):
-    """Run one step; record its Stage; return the artifact for the next, or None. A stage after a failed one is
-    skipped; a failure is the stage's error (a compiler's, or ttbench's own internal error), never the caller's."""
-    stages = result.stages
+def _run_step(stages: OrderedDict, options: BringupOptions, stage_name: str, step, artifact, known: dict,
+              progress) -> Optional[StepResult]:
+    """Run one step; record its Stage; return what it handed on, or None. A stage after a failed one is skipped; a
+    failure is the stage's error (a compiler's, or ttbench's own internal error), never the caller's."""
     if progress:
         progress(stage_name)
     failed = next((s.name for s in stages.values() if not s.ok), None)
@@ -415,7 +429,7 @@ def _run_step(result: Bringup, options: BringupOptions, stage_name: str, step, a
         return None
     t0 = time.perf_counter()
     try:
-        stage, artifact = step(result, options, artifact)
+        done = step(artifact, options, MappingProxyType(known))
     except BadInput:
         raise
     except Exception as exc:
@@ -441,9 +455,9 @@ def _run_step(result: Bringup, options: BringupOptions, stage_name: str, step, a
                                    error=error, meta=meta)
         _finished(progress, stages[stage_name])
         return None
-    stages[stage_name] = stage
-    _finished(progress, stage)
-    return artifact
+    stages[stage_name] = done.stage
+    _finished(progress, done.stage)
+    return done
 
 
 def _finished(progress, stage: Stage) -> None:

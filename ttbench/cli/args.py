@@ -5,7 +5,7 @@ import argparse
 import math
 import sys
 
-from ..core import BadInput, FRONTENDS, PARAMS_MODES, check_input_size
+from ..core import FRONTENDS, PARAMS_MODES, PROGRAM_STAGES, RUNNABLE_STAGES, VALUE_STAGES, BadInput, check_input_size
 from ..fleet.conformance.cases import SAMPLE
 from ..fleet.track.tracker import ONNX_SAMPLE
 from ..tt.plugin import DEFAULT_TIMEOUT_S
@@ -71,7 +71,6 @@ def parse_dims(items) -> dict:
 
 
 def parse_compare(text: str) -> tuple:
-    from ..run.stage_values import VALUE_STAGES  # lazy: imports torch (~2.5 s)
 
     parts = text.split(",")
     if parts == ["ttnn", "ttsim"]:  # the TTNN program on the simulator against the interpreter, op by op
@@ -122,14 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", metavar="DEVICE", choices=("cpu", "cuda", "tt", "ttsim"),
                    help="run the compiled stage on DEVICE against PyTorch (cpu, cuda, tt, ttsim: the TTNN program "
                         "on Tenstorrent's simulator, see `make sim-env`); writes run.json")
-    p.add_argument("--stage", choices=("fx", "stablehlo", "ttir", "ttnn"),
+    p.add_argument("--stage", choices=RUNNABLE_STAGES,
                    help="with --run: the stage to run (default stablehlo; ttnn for tt); ttir/ttnn on cpu execute "
                         "the compiler's own program in ttbench's interpreter (not the chip)")
     p.add_argument("--compare", metavar="EARLIER,LATER",
                    help="per-op numerics between two stages among torchfx, stablehlo, ttir, ttnn (e.g. "
                         "stablehlo,ttnn), or ttnn,ttsim (each TTNN op on the simulator against the interpreter): "
                         "the first op that diverges; writes stage_compare.json")
-    p.add_argument("--drift", metavar="STAGE", choices=("ttir", "ttnn"),
+    p.add_argument("--drift", metavar="STAGE", choices=PROGRAM_STAGES,
                    help="which ops the final error pays for when the STAGE program runs in bf16 (ttbench's "
                         "interpreter, the CPU stand-in): a ranked table and one sentence; writes drift.json")
     p.add_argument("--op-by-op", action="store_true", help="with --run: every op on its own; writes op_by_op.json")

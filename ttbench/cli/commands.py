@@ -8,7 +8,7 @@ import time
 
 from .. import hf_zoo, models
 from ..analysis.findings import SUMMARY_COLUMNS
-from ..core import BadInput, FRONTEND_STAGES, human_bytes
+from ..core import FRONTEND_STAGES, PROGRAM_STAGES, BadInput, human_bytes
 from ..diff import diff_folders
 from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
@@ -34,11 +34,11 @@ def cmd_bringup(args) -> int:
     if args.run == "ttsim" and args.stage not in (None, "ttnn"):
         raise BadInput(f"--run ttsim replays the TTNN program on the simulator: --stage ttnn (or leave it out), "
                        f"not {args.stage}")
-    if args.stage in ("ttir", "ttnn") and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
+    if args.stage in PROGRAM_STAGES and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
-    if (args.stage in ("ttir", "ttnn") or compare or args.drift) and args.no_tt:
+    if (args.stage in PROGRAM_STAGES or compare or args.drift) and args.no_tt:
         raise BadInput("--stage ttir/ttnn, --compare and --drift need the Tenstorrent stages: leave out --no-tt")
     if args.chained and args.run == "tt":
         if not device("tt").usable:

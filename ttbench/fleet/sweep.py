@@ -14,8 +14,7 @@ import time
 from typing import Optional
 
 from .. import models
-from ..core import human_bytes
-from ..core import BadInput, FRONTENDS, ModelFailed
+from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, BadInput, ModelFailed, human_bytes
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
 from ..proc.children import run_once, watch_parent
@@ -92,7 +91,7 @@ def _run_programs(b, row: dict) -> None:
     stage and where its numbers first leave the earlier stage's (incorrect_result)."""
     pccs, notes = row["stage_pcc"], row["stage_notes"]
     passed = {"stablehlo": row.get("run_ok")}
-    for stage in ("ttir", "ttnn"):
+    for stage in PROGRAM_STAGES:
         if b.stages.get(stage) is not None and b.stages[stage].ok:
             result = b.run(stage, device="cpu")
             pccs[stage] = result.pcc
@@ -107,7 +106,7 @@ def incorrect_result(b, stage: str, result, passed: dict) -> dict:
     """Where a TT program's numbers go wrong: the first op whose value leaves the nearest earlier stage that passed
     (TTIR for TTNN when TTIR passes: then the TTIR -> TTNN rewrite is the suspect), with the op's text, and a
     verdict that says what the interpreter can and cannot vouch for."""
-    order = ("stablehlo", "ttir", "ttnn")
+    order = PCC_STAGES
     earlier = next((s for s in reversed(order[:order.index(stage)]) if passed.get(s)), None)
     out = {"stage": stage, "pcc": result.pcc, "message": result.message[:300], "earlier": earlier}
     if earlier is None:

@@ -3,6 +3,9 @@ onnx_conformance.md): one line each, and nothing a markdown renderer would take 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
+
+from ..document import Document, Link
 
 _MARKUP = re.compile(r"([\\`*\[\]<>|])")
 
@@ -18,3 +21,27 @@ def md_code_block(text: str) -> str:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}\n{text}\n{fence}"
+
+
+def _md_cell(cell) -> str:
+    if isinstance(cell, Link):  # the target quoted: a parenthesis or a space in it ends no link early
+        return f"[{md_cell(cell.text)}]({quote(cell.href, safe='/._-~#')})"
+    return md_cell(cell)
+
+
+def document_markdown(doc: Document) -> str:
+    """`doc` as markdown: every text escaped as md_cell does, code fenced, links only where the page made them."""
+    lines = [f"# {md_cell(doc.title)}", ""]
+    for section in doc.sections:
+        if section.heading:
+            lines += [f"## {md_cell(section.heading)}", ""]
+        for paragraph in section.paragraphs:
+            lines += [md_cell(paragraph), ""]
+        if section.code is not None:
+            lines += [md_code_block(section.code), ""]
+        if section.table is not None:
+            lines += ["| " + " | ".join(md_cell(h) for h in section.table.header) + " |",
+                      "|---" * len(section.table.header) + "|"]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in section.table.rows]
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -20,7 +20,7 @@ from typing import Optional
 from .. import optional
 from ..analysis.findings import KINDS
 from ..analysis.op_kinds import is_bookkeeping
-from ..core import BadInput, notebook_cell
+from ..core import GRAPH_STAGES, BadInput, notebook_cell
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
 from ..proc.servers import start_server
@@ -94,7 +94,7 @@ def findings_overlay(stage, findings) -> dict:
 def op_by_op_overlay(stage, report) -> dict:
     """Node data for the first stage (fx or onnx): each op's PCC against the golden, or, compile-only, how far
     through the compiler it got; green where ttbench passed the op, red where it did not."""
-    if stage.name not in ("fx", "onnx"):
+    if stage.name not in GRAPH_STAGES:
         raise BadInput(f"op-by-op results are per FX node or ONNX node: overlay them on the fx/onnx stage, not "
                        f"{stage.name}")
     index_of = {op.attrs.get("node"): op.index for op in stage.ops}
@@ -165,7 +165,7 @@ def overlays(b, stage_name: str, report=None) -> dict:
     elif isinstance(report, StageComparison):
         if report.stage == stage_name and report.not_run is None:
             out[f"pcc vs {report.reference_stage}"] = stage_comparison_overlay(stage, report)
-    elif report is not None and stage_name in ("fx", "onnx"):
+    elif report is not None and stage_name in GRAPH_STAGES:
         out["op by op"] = op_by_op_overlay(stage, report)
     return out
 

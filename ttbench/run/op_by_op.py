@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torch.fx
 
-from ..core import BringupRecord, BadInput, OpByOpMode
+from ..core import BadInput, BringupRecord, OpByOpMode, Reached
 from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
 from ..proc.scratch import temp_folder
@@ -120,7 +120,8 @@ class _Rows:
             text = self._lower(unit, tmp)
             arrays = None
             if text is not None:
-                row.furthest_stage, row.error, arrays = executor.execute(text, unit.inputs, tmp, self.timeout)
+                reached, row.error, arrays = executor.execute(text, unit.inputs, tmp, self.timeout)
+                row.furthest_stage = Reached(reached)
         arrays = self._compare(row, arrays, unit.golden, executor)
         row.seconds = time.perf_counter() - t
         return arrays
@@ -143,7 +144,8 @@ class _Rows:
             for i in indices:
                 unit, t = self.units[i], time.perf_counter()
                 if i in lowered_of:
-                    text, unit.row.furthest_stage, unit.row.error = lowered_of[i]
+                    text, reached, unit.row.error = lowered_of[i]
+                    unit.row.furthest_stage = Reached(reached)
                     text = self._transformed(unit, text)
                 else:
                     text = self._lower(unit, tmp)
@@ -160,12 +162,12 @@ class _Rows:
                 unit, t = self.units[i], time.perf_counter()
                 arrays = None
                 if i in arrays_of:
-                    unit.row.furthest_stage, unit.row.error, arrays = "executed", None, arrays_of[i]
+                    unit.row.furthest_stage, unit.row.error, arrays = Reached.EXECUTED, None, arrays_of[i]
                 elif i in texts:  # in a folder of its own: the TT compiler's files say how far it got
                     alone = os.path.join(tmp, f"alone{i}")
                     os.mkdir(alone)
-                    unit.row.furthest_stage, unit.row.error, arrays = executor.execute(
-                        texts[i], unit.inputs, alone, self.timeout)
+                    reached, unit.row.error, arrays = executor.execute(texts[i], unit.inputs, alone, self.timeout)
+                    unit.row.furthest_stage = Reached(reached)
                 self._compare(unit.row, arrays, unit.golden, executor)
                 unit.row.seconds += (share if i in arrays_of else 0.0) + time.perf_counter() - t
 
@@ -189,7 +191,8 @@ class _Rows:
             lowered = _lower(unit, tmp, self.timeout)
             if unit.key is not None:
                 self.lowered[unit.key] = lowered
-        text, unit.row.furthest_stage, unit.row.error = lowered
+        text, reached, unit.row.error = lowered
+        unit.row.furthest_stage = Reached(reached)
         return self._transformed(unit, text)
 
     def _transformed(self, unit: Unit, text: Optional[str]) -> Optional[str]:
@@ -202,7 +205,7 @@ class _Rows:
             # compile-only: reaching the flatbuffer is the pass; the unit's TTNN program, interpreted, gives the
             # Tenstorrent path's PCC beside it (named as the interpreter's, not a chip's; `note` says when it
             # differs from the golden or could not be had)
-            row.ok = not executor.executes and row.error is None and row.furthest_stage == "flatbuffer"
+            row.ok = not executor.executes and row.error is None and row.furthest_stage == Reached.FLATBUFFER
             interpreted = getattr(executor, "interpreted", None)
             if row.ok and interpreted is not None:
                 values, why = interpreted

@@ -8,7 +8,7 @@ from typing import Optional
 import torch
 import torch.fx
 
-from ..core import BringupRecord, ModelFailed
+from ..core import BringupRecord, ModelFailed, Reached
 from ..io.arrays import to_numpy
 from ..ir.locations import frames_from_stack_trace, user_frame
 from ..proc.children import ContainedFailure, call_in_fork
@@ -171,4 +171,4 @@ def skip_call(spec: dict, out, skipped: dict) -> bool:
 
 def new_row(op: str, inputs: list, kind: str) -> OpRow:
     return OpRow(index=0, op=op, count=0, inputs=[input_desc(x) for x in inputs], locations=[],
-                 furthest_stage=kind)
+                 furthest_stage=Reached(kind))

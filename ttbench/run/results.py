@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Callable, Optional
 
-from ..core import BadInput, cell_text, view_method
+from ..core import BadInput, Reached, cell_text, view_method
 from ..io.atomic import write_npz_atomic
 from .compare import OutputCheck
 
@@ -83,7 +83,7 @@ class OpRow:
     count: int
     inputs: list[str]  # "1x3x224x224 float32" per tensor input
     locations: list[str]  # source lines of every occurrence (short form)
-    furthest_stage: str
+    furthest_stage: Reached
     pcc: Optional[float] = None
     max_abs_error: Optional[float] = None
     ok: bool = False
@@ -94,6 +94,9 @@ class OpRow:
     note: Optional[str] = None  # compile-only: why the unit's TTNN was not interpreted, or how it differs
 
     _repr_html_ = view_method("OpRow._repr_html_", "One op's row as a card: the op, its lines, how far it got, why.")
+
+    def __post_init__(self):
+        self.furthest_stage = Reached(self.furthest_stage)
 
 
 @dataclass(frozen=True)

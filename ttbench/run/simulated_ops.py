@@ -19,7 +19,7 @@ from typing import Optional
 
 import torch
 
-from ..core import BringupRecord, REPORT_BUGS, BadInput, InternalError, OpByOpMode, OpOutcome
+from ..core import REPORT_BUGS, BadInput, BringupRecord, InternalError, OpByOpMode, OpOutcome, Reached
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
@@ -65,11 +65,11 @@ class SimulatedOps:
         """(how far the op got, what stopped it) for an op that gave no value because something stopped it: the
         replay's own bug, a simulator abort (the op reached the simulator) or ttnn's refusal; None otherwise."""
         if index in self.internal:
-            return "ttnn", f"internal error in ttbench's ttsim replay: {self.internal[index]} ({REPORT_BUGS})"
+            return Reached.TTNN, f"internal error in ttbench's ttsim replay: {self.internal[index]} ({REPORT_BUGS})"
         if index in self.aborted:
-            return "ttsim", f"the simulator aborted: {self.aborted[index]}"
+            return Reached.TTSIM, f"the simulator aborted: {self.aborted[index]}"
         if index in self.refused:
-            return "ttnn", f"ttnn refused it: {self.refused[index]}"
+            return Reached.TTNN, f"ttnn refused it: {self.refused[index]}"
         return None
 
 
@@ -78,7 +78,7 @@ class OpVerdict:
     """How one op of the program ended in a replay, with its value's check against the interpreter's."""
     op: ProgramOp
     outcome: OpOutcome
-    furthest: str  # how far it got: "ttsim" (the simulator ran it) or "ttnn" (it never ran there)
+    furthest: Reached  # TTSIM: the simulator ran it; TTNN: it never ran there
     detail: str = ""  # what stopped it, or why there is nothing to compare
     check: Optional[OutputCheck] = None  # COMPARED: its value against the interpreter's
 
@@ -100,15 +100,15 @@ def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
         elif index in done.values:
             reference = done.interpreted.get(index)
             if not reference or not isinstance(reference[0], torch.Tensor):
-                out.append(OpVerdict(p, OpOutcome.NO_VALUE, "ttsim", "the interpreter recorded no value for this op"))
+                out.append(OpVerdict(p, OpOutcome.NO_VALUE, Reached.TTSIM, "the interpreter recorded no value for this op"))
             else:
                 check = compare(done.values[index], to_numpy(reference[0]), atol, rtol, min_pcc)
-                out.append(OpVerdict(p, OpOutcome.COMPARED, "ttsim", check=check))
+                out.append(OpVerdict(p, OpOutcome.COMPARED, Reached.TTSIM, check=check))
         elif done.stopped_at is not None:
-            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, "ttnn",
+            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, Reached.TTNN,
                                  f"not run: the replay stopped at op #{done.stopped_at}"))
         else:
-            out.append(OpVerdict(p, OpOutcome.NO_VALUE, "ttnn", "no value: the op produced no tensor"))
+            out.append(OpVerdict(p, OpOutcome.NO_VALUE, Reached.TTNN, "no value: the op produced no tensor"))
     return out
 
 

@@ -21,13 +21,12 @@ import numpy as np
 
 from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
-from ..core import BringupRecord, BadInput, Op, cell_text, view_method
+from ..core import PROGRAM_STAGES, VALUE_STAGES, BadInput, BringupRecord, Op, cell_text, view_method
 from .compare import pcc as pearson
 from ..tt.interp import ACTIVATIONS, refusal
-from ..tt.program import PROGRAM_STAGES
 from ..tt.sim.executor import NotSimulated
 from .simulated_ops import SimulatedOps, producers, simulate_ops, verdicts
-from .stage_values import NotRun, VALUE_STAGES, stage_values
+from .stage_values import NotRun, stage_values
 from .whole import interpreter_device
 
 # Ops whose value is not a computation to compare: creation from attributes, placement and layout moves (their

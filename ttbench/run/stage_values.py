@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from .semantics import fx_node_values
-from ..core import BringupRecord, BadInput, REPORT_BUGS
+from ..core import PROGRAM_STAGES, REPORT_BUGS, VALUE_STAGES, BadInput, BringupRecord
 from ..io.arrays import to_numpy
 from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
@@ -24,7 +24,6 @@ from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import parse_program
 from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
 
-VALUE_STAGES = ("torchfx", "stablehlo", "ttir", "ttnn")
 
 
 class NotRun(Exception):
@@ -51,7 +50,7 @@ def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: f
     s = b.stages[stage]
     if not s.ok:
         raise NotRun(f"{stage} did not compile: {s.error}")
-    if stage in ("ttir", "ttnn"):
+    if stage in PROGRAM_STAGES:
         return _interpreted(b, stage, precision)
     if stage == "stablehlo":
         return _stablehlo(b, timeout)

@@ -5,7 +5,7 @@ have a fixed cost per run (the ONNX one re-reads its shape library: ~80 ms, most
 does the PJRT compiler (~25 ms on the CPU): paid once per batch instead of once per unit. `alone` takes one unit's
 function back out as the @main of a module of its own; `one_program` adds a @main that calls each unit once, on
 arguments of its own, and returns every result in unit order. Units share no value, so each computes what it
-computes alone (tests/test_op_by_op.py holds the rows to those of units lowered and compiled one by one).
+computes alone (tests/run/test_op_by_op.py holds the rows to those of units lowered and compiled one by one).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..core import BringupRecord, REPORT_BUGS, BadInput
+from ..core import PROGRAM_STAGES, REPORT_BUGS, RUNNABLE_STAGES, BadInput, BringupRecord
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
@@ -24,8 +24,6 @@ from .devices import device as find_device
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
 from .results import RunResult
 
-RUNNABLE_STAGES = ("fx", "stablehlo", "ttir", "ttnn")
-PROGRAM_STAGES = ("ttir", "ttnn")  # run on the CPU by ttbench's interpreter of the compiler's program
 DEFAULT_TIMEOUT_S = 600.0
 
 

@@ -6,7 +6,7 @@ import os
 import pathlib
 import shutil
 
-from ..core import Stage
+from ..core import PROGRAM_STAGES, Stage
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
 from ..ir.walk import main_function
 from ..proc.scratch import remove_orphans, scratch_dir, temp_dir
@@ -91,7 +91,7 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
         if result.lock_wait_seconds:  # another process's compile held the plugin: not this model's compile time
             meta["lock_wait_seconds"] = round(result.lock_wait_seconds, 3)
         stages = []
-        for name in ("ttir", "ttnn"):
+        for name in PROGRAM_STAGES:
             path = result.files.get(name)
             # One compile makes both stages: its time is ttir's, so tables and sums count it once.
             seconds = result.seconds if name == "ttir" else 0.0

@@ -12,11 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..core import Op
+from ..core import PROGRAM_STAGES, Op
 from ..ir.attributes import AttributeSyntaxError, TextLimit, parse_attr_dict, skip_balanced
 from ..ir.text import parse_ops, parse_tensor_type, resource_blobs, split_resources
 
-PROGRAM_STAGES = ("ttir", "ttnn")
 _FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
 _RETURN_RE = re.compile(r"^\s*(?:func\.)?return\b(.*?)(?: : .*)?$")
 _CALLEE_RE = re.compile(r"@([\w$.-]+)")

@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ...core import BadInput
+from ...core import PROGRAM_STAGES, BadInput
 from ...proc import array_files
 from ...proc.array_files import load_arrays, save_arrays
 from ...proc.children import kill_group, start
@@ -120,7 +120,7 @@ def through_ttbench(case, tt: bool) -> dict:
         row["error"] = f"refused: {_first_line(exc)}"
         return row
     for name, stage in b.stages.items():
-        if name in ("ttir", "ttnn"):
+        if name in PROGRAM_STAGES:
             continue
         if not stage.ok:
             row["error"] = _first_line(stage.error)

@@ -1,5 +1,5 @@
-"""The tracker's status page: status.md, status.html (render/track_page.py) and status.json in one folder, the
-reproductions beside them in repros/."""
+"""The tracker's status page: one Document (status_page) written as status.md and status.html, status.json beside
+them, the reproductions in repros/."""
 from __future__ import annotations
 
 import json
@@ -7,12 +7,13 @@ import os
 import time
 from dataclasses import asdict
 
-from ...core import human_seconds
+from ...core import PCC_STAGES, PROGRAM_STAGES, human_seconds
 from ...io.atomic import write_text_atomic
-from ...io.markdown import md_code_block, md_cell
-from ...render.track_page import html_page
+from ...document import Document, Link, Section, Table
+from ...io.markdown import document_markdown
+from ...render.document import document_html
 
-STAGE_PCC = ("stablehlo", "ttir", "ttnn")
+STAGE_PCC = PCC_STAGES
 
 
 def model_rows(result) -> list:
@@ -54,7 +55,7 @@ def counts(result) -> dict:
     # how many rows that reach a TT stage got a PCC for it (the rest: the interpreter refused, said per row)
     measured = {stage: [sum(1 for r in result.rows if (r.get("ops") or {}).get(stage)
                             and (r.get("stage_pcc") or {}).get(stage) is not None),
-                        sum(1 for r in result.rows if (r.get("ops") or {}).get(stage))] for stage in ("ttir", "ttnn")}
+                        sum(1 for r in result.rows if (r.get("ops") or {}).get(stage))] for stage in PROGRAM_STAGES}
     return {"jobs": len(result.rows), "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
             "groups": len(result.groups), "statuses": dict(sorted(statuses.items())), "pcc_measured": measured}
 
@@ -69,46 +70,52 @@ def _pcc(value) -> str:
     return "-" if value is None else f"{value:.6f}"
 
 
-def markdown(result) -> str:
+def status_page(result) -> Document:
+    """The status page, once, for status.md and status.html alike."""
     c = counts(result)
-    lines = [
-        "# Model tracker status", "",
-        f"Regenerate with `make track`. Taken {time.strftime('%Y-%m-%d', time.gmtime())} with "
-        + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".", "",
+    summary = [
+        f"Regenerate with make track. Taken {time.strftime('%Y-%m-%d', time.gmtime())} with "
+        + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".",
         _timing(result, c) + f" Triage {human_seconds(result.triage_seconds)}. Furthest stage: "
         + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
         "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
         + f", in {c['groups']} groups. Statuses: " + ", ".join(f"{v} {k}" for k, v in c["statuses"].items())
-        + ". A TT program that runs and does not match PyTorch is an incorrect result, never a pass.", "",
+        + ". A TT program that runs and does not match PyTorch is an incorrect result, never a pass.",
         "PCC measured for " + "; ".join(f"{stage.upper()} {got} of {reached} jobs that reach it"
                                         for stage, (got, reached) in c["pcc_measured"].items())
-        + " (the others: the interpreter refused, said in each row).", "",
+        + " (the others: the interpreter refused, said in each row).",
         "PCC per stage is each stage's program run on the CPU against PyTorch eager: StableHLO on the PJRT CPU "
         "client; TTIR and TTNN in ttbench's interpreter of the compiler's program (it checks the program, not the "
-        "chip's kernels). Compile-only: no Tenstorrent chip ran anything.", "",
-        "## Projection", "",
+        "chip's kernels). Compile-only: no Tenstorrent chip ran anything."]
+    projection = Section("Projection", [
         f"The whole tracker ({result.whole or len(result.rows)} jobs) at this run's mean measured time per job "
-        f"(triage included), spread over N nodes of {result.jobs} job slots each (never below the longest job):",
-        "",
-        "| nodes | wall time |", "|---|---|"]
-    lines += [f"| {n} | {human_seconds(s)} |" for n, s in result.projection()]
-    lines += ["", "## History", "", md_code_block(result.history or "-"), "",
-              "## Failure groups", "",
-              "| # | verdict | stage | op | jobs | message | reproduction |", "|---|---|---|---|---|---|---|"]
-    for i, g in enumerate(result.groups):
-        repro = f"[{g.repro}](repros/{g.repro})" if g.repro else "-"
-        state = {True: "reproduces", False: "does not reproduce", None: ""}[g.reproduces]
-        lines.append(f"| {i + 1} | {md_cell(g.verdict)} | {md_cell(g.stage)} | {md_cell(g.op) or '-'} | "
-                     f"{len(g.jobs)} | {md_cell(g.example[:160])} | {repro} {state} |")
-    header, rows = architecture_table(model_rows(result), error_chars=120)
-    lines += ["", "## Architectures", "", "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
-    lines += ["| " + " | ".join(md_cell(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+        f"(triage included), spread over N nodes of {result.jobs} job slots each (never below the longest job):"],
+        table=Table(("nodes", "wall time"), [[str(n), human_seconds(s)] for n, s in result.projection()]))
+    groups = Table(("#", "verdict", "stage", "op", "jobs", "message", "reproduction", "how it was decided"),
+                   [[str(i + 1), g.verdict, g.stage, g.op or "-",
+                     f"{len(g.jobs)}: {', '.join(g.jobs[:6])}" + (" ..." if len(g.jobs) > 6 else ""),
+                     g.example[:300], _reproduction(g), g.why] for i, g in enumerate(result.groups)])
+    return Document("Model tracker status", [
+        Section("", summary), projection, Section("History", code=result.history or "-"),
+        Section("Failure groups", table=groups),
+        Section("Architectures", table=Table(*architecture_table(model_rows(result), error_chars=200)))])
+
+
+def _reproduction(group):
+    state = {True: "reproduces", False: "does not reproduce", None: ""}[group.reproduces]
+    text = " ".join(t for t in (state, group.repro_note) if t)
+    if not group.repro:
+        return text or "-"
+    return Link(f"{group.repro}" + (f" ({text})" if text else ""), f"repros/{group.repro}")
+
+
+def markdown(result) -> str:
+    return document_markdown(status_page(result))
 
 
 def architecture_table(models: list, error_chars: int) -> tuple:
-    """(header, rows of plain-text cells) of the architectures' table, for the markdown and the HTML page alike:
-    a furthest-stage column per frontend the run took (export always, onnx and dynamo where any row has them)."""
+    """(header, rows of plain-text cells) of the architectures' table: a furthest-stage column per frontend the
+    run took (export always, onnx and dynamo where any row has them)."""
     taken = {f for m in models for f in m["furthest"]}
     shown = ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
     header = ("model", *shown, *(f"pcc {s}" for s in STAGE_PCC), "seconds", "failure")
@@ -132,7 +139,7 @@ def write(result, out: str) -> list:
             "triage_seconds": result.triage_seconds, "jobs_at_once": result.jobs,
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
-    return [write_text_atomic(os.path.join(out, "status.md"), markdown(result)),
-            write_text_atomic(os.path.join(out, "status.html"), html_page(
-                result, architecture_table(model_rows(result), error_chars=200), counts(result))),
+    shown = status_page(result)
+    return [write_text_atomic(os.path.join(out, "status.md"), document_markdown(shown)),
+            write_text_atomic(os.path.join(out, "status.html"), document_html(shown)),
             write_text_atomic(os.path.join(out, "status.json"), json.dumps(data, indent=1, default=str) + "\n")]

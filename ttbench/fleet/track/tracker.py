@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ... import hf_zoo
-from ...core import BadInput
+from ...core import TORCH_MLIR_STAGES, BadInput
 from ...io.atomic import write_text_atomic
 from ...proc.children import run_once
 from ...proc.client import describe_exit
@@ -247,7 +247,7 @@ def make_repro(group, row: dict, bare: tuple, folder: str, root: str) -> None:
         group.reproduces = None
         return
     stage, error = row.get("failed_stage") or "?", row.get("error") or ""
-    if row["frontend"] == "export" and (stage in ("torchfx", "stablehlo") or tr.bare_step(stage) == "tt"):
+    if row["frontend"] == "export" and (stage in TORCH_MLIR_STAGES or tr.bare_step(stage) == "tt"):
         error_file = os.path.join(folder, ".error")
         write_text_atomic(error_file, error)
         done = run_once([sys.executable, "-m", "ttbench.fleet.track.triage", "repro", row["model"], row["frontend"],

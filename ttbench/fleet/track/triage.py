@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ... import hf_zoo, models
+from ...core import PCC_STAGES
 from ...io.atomic import write_text_atomic
 from ...optional import versions
 from ...proc.children import run_once, watch_parent
@@ -254,7 +255,7 @@ def op_repro(b, stage: str, error: str, folder: str, timeout: float = 60.0) -> O
 
 def _reached_before(stage: str) -> tuple:
     """The op-by-op furthest stages of an op that failed at `stage` (it got to the stage before)."""
-    return {"torchfx": ("fx",), "stablehlo": ("torchfx",)}.get(stage, ("stablehlo", "ttir", "ttnn"))
+    return {"torchfx": ("fx",), "stablehlo": ("torchfx",)}.get(stage, PCC_STAGES)
 
 
 def same_failure(run: BareRun, stage: str, message: str) -> bool:

@@ -1,0 +1,307 @@
+"""The model tracker (issue 31, items 2-4): jobs through the sweep into the results database, failures triaged
+against the bare route (ours / upstream), grouped, one reproduction each, checked in a fresh process."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.fleet import results_db, track
+from ttbench.fleet.track import page, scripts, triage
+from tests.cli_runner import run_cli
+
+pytestmark = pytest.mark.subprocess
+
+
+@pytest.fixture(scope="module")
+def tracked(tmp_path_factory):
+    """One tracker run on two architectures: hf/gpt2 fails in torch.export's decompositions (upstream: the bare
+    route fails the same way), hf/bert gets a ttbench-side failure planted (ttbench's StableHLO pass worker hangs
+    and is given up after 3 s; the bare route has no such worker)."""
+    root = tmp_path_factory.mktemp("track")
+    db = str(root / "results.sqlite")
+    old = os.environ.copy()
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    try:
+        result = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2,
+                             repro_root=str(root / "repros"), db_path=db)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return result, root, db
+
+
+def test_triage_says_ours_for_a_planted_ttbench_failure_and_upstream_for_torch_exports(tracked):
+    result, root, _ = tracked
+    by_model = {r["model"]: r for r in result.rows}
+    assert by_model["hf/bert"]["failed_stage"] == "stablehlo", by_model["hf/bert"]
+    assert by_model["hf/bert"]["verdict"] == "ours", by_model["hf/bert"]["why"]
+    assert by_model["hf/bert"]["bare"]["passed"] is True
+    assert by_model["hf/gpt2"]["failed_stage"] == "fx"
+    assert by_model["hf/gpt2"]["verdict"] == "upstream", by_model["hf/gpt2"]["why"]
+    assert "same message" in by_model["hf/gpt2"]["why"]
+    upstream = next(g for g in result.groups if g.verdict == "upstream")
+    assert upstream.jobs == ["hf/gpt2/export"] and upstream.reproduces is True, upstream
+    script = root / "repros" / upstream.repro / "model.py"
+    code = script.read_text()
+    assert "import ttbench" not in code and "from ttbench" not in code  # upstream packages only
+
+
+def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the_database(tracked, tmp_path):
+    result, _, db = tracked
+    paths = page.write(result, str(tmp_path))
+    text = (tmp_path / "status.md").read_text()
+    assert "| hf/gpt2 | - |" in text and "| hf/bert | torchfx |" in text
+    assert "upstream" in text and "ours" in text and "## Projection" in text
+    data = json.loads((tmp_path / "status.json").read_text())
+    assert data["counts"]["verdicts"] == {"upstream": 1, "ours": 1}
+    for name in ("status.md", "status.json", "status.html"):  # no machine paths on a committed page
+        assert os.getcwd() not in (tmp_path / name).read_text(), name
+    assert len(paths) == 3
+    with results_db.readable(db):
+        conn = results_db.connect(db)
+        kinds = [results_db.describe_run(conn, i)["kind"] for i in results_db.run_ids(conn)]
+    assert kinds == ["track"]
+    assert "no history" in result.history  # the first track run: nothing before it
+
+
+def test_status_md_and_status_html_show_the_same_tables_and_links(tracked, tmp_path):
+    """The page was written twice (markdown in fleet/, HTML in render/) with different columns; one page model
+    (page.status_page) is now written in both formats."""
+    page.write(tracked[0], str(tmp_path))
+    md, html = (tmp_path / "status.md").read_text(), (tmp_path / "status.html").read_text()
+    md_headers = [[c.strip() for c in line.strip("|").split("|")] for line, below in zip(md.splitlines(),
+                  md.splitlines()[1:]) if line.startswith("| ") and below.startswith("|---")]
+    html_headers = [re.findall(r"<th>(.*?)</th>", head) for head in re.findall(r"<thead>(.*?)</thead>", html)]
+    assert md_headers == html_headers and len(md_headers) == 3, (md_headers, html_headers)
+    md_links = re.findall(r"\]\((repros/[^)]+)\)", md)
+    assert md_links and md_links == re.findall(r"href='(repros/[^']+)'", html)
+
+
+def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_message(tmp_path):
+    class Median(torch.nn.Module):
+        def forward(self, x):
+            return torch.median(x * 2, -1)[0]
+
+    b = tb.bringup(Median(), torch.randn(3, 4, 4), tt=False, progress=False)
+    failed = b.failed_stage
+    assert failed is not None and failed.name == "stablehlo", b.table()
+    found = triage.op_repro(b, "stablehlo", failed.error, str(tmp_path))
+    assert found is not None and found["op"] == "aten.median.dim", found
+    script = (tmp_path / "repro.py").read_text()
+    assert "import ttbench" not in script and "torch.ops.aten.median.dim(a0, -1" in script
+    run = triage.run_script(str(tmp_path / "repro.py"), 300, tt=False)  # a fresh interpreter: torch + torch-mlir
+    assert run.reached == "stablehlo" and not run.passed, run
+    assert triage.same_failure(run, "stablehlo", failed.error), (run.error, failed.error)
+    row = {"model": "median", "frontend": "export", "failed_stage": "stablehlo", "error": failed.error}
+    assert triage.verdict(row, run)[0] == "upstream"
+
+
+def test_bad_tracker_input_is_one_line_before_any_work(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "out" / "repros").symlink_to(tmp_path / "elsewhere")  # the old repros are removed: not through this
+    for args, needle in ((["--arch", "no_such_arch"], "unknown transformers architecture"),
+                         (["--arch", "bert", "--frontends", "tflite"], "runs the frontends"),
+                         (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample"),
+                         (["--arch", "bert", "--update-known"], "--update-known needs --out"),
+                         (["--arch", "bert", "--out", str(tmp_path / "out")], "is a symlink")):
+        done = run_cli("track", *args)
+        assert done.returncode == 2, done.stderr
+        assert needle in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_tracker_runs_its_jobs_on_ray_too(tmp_path):
+    pytest.importorskip("ray", reason="pip install 'ttbench[ray]'")
+    out = tmp_path / "out"
+    done = run_cli("track", "--arch", "bert", "--frontends", "export", "--no-tt", "--no-triage", "--engine", "ray",
+                   "--jobs", "1", "--out", str(out), "--db", str(tmp_path / "results.sqlite"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    (row,) = json.loads((out / "status.json").read_text())["rows"]
+    assert row["model"] == "hf/bert" and row["furthest"] == "stablehlo" and row["stage_pcc"]["stablehlo"] > 0.999
+    assert "| hf/bert | stablehlo |" in (out / "status.md").read_text()
+
+
+def test_an_op_script_of_several_inputs_and_a_transposed_one_runs_through_torch_mlir(tmp_path):
+    # what a reproduction of an op that does *not* fail looks like: it runs to its end (exit 0)
+    class M(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.ops.aten.add.Tensor(x.t(), y, alpha=2)
+
+    b = tb.bringup(M(), (torch.randn(3, 4), torch.randn(4, 3)), tt=False, progress=False)
+    node = next(n for n in b.fx_graph.graph.nodes if n.op == "call_function" and "add" in str(n.target))
+    text = scripts.op_script(node, "stablehlo", "(none)", {"torch": torch.__version__})
+    assert "torch.ops.aten.add.Tensor(a0, a1, alpha=2)" in text
+    assert "a0 = torch.randn((12,), dtype=torch.float32).as_strided((4, 3), (1, 4))" in text  # x.t()'s strides kept
+    path = tmp_path / "repro.py"
+    path.write_text(text)
+    run = triage.run_script(str(path), 300, tt=False)
+    assert run.passed and run.reached == "stablehlo", run
+
+
+def test_a_script_given_by_a_relative_path_runs(tmp_path, monkeypatch):
+    # `make track` writes under docs/track: the reproductions' paths are relative to where ttbench runs
+    (tmp_path / "repros").mkdir()
+    (tmp_path / "repros" / "repro.py").write_text('print("stage torchfx")\nraise ValueError("the same message")\n')
+    monkeypatch.chdir(tmp_path)
+    run = triage.run_script(os.path.join("repros", "repro.py"), 60, tt=False)
+    assert run.reached == "torchfx" and run.error == "ValueError: the same message", run
+
+
+def test_a_stored_track_run_is_triaged_again_without_running_its_jobs(tracked, tmp_path):
+    first, _, db = tracked
+    again = track.track(from_run=str(first.run_id), db_path=db, tt=False, repro_root=str(tmp_path / "repros"))
+    assert again.seconds is None and again.run_id == first.run_id
+    assert {r["model"]: r.get("verdict") for r in again.rows} == {r["model"]: r.get("verdict") for r in first.rows}
+    assert "triaged again" in page.markdown(again)
+    done = run_cli("track", "--from-run", "999", "--db", db)
+    assert done.returncode == 2 and "no run 999" in done.stderr, done.stderr
+
+
+@pytest.mark.tt  # the Tenstorrent compiler is the subject
+def test_a_tenstorrent_stage_repro_is_the_ops_stablehlo_and_the_plugin_lines(tmp_path, monkeypatch):
+    # A planted failure (ttbench's compile worker aborts on the sine op; no TT-stage failure is known upstream):
+    # the op is found op by op through the plugin, its StableHLO written beside a script that hands it to the plugin
+    # alone; run fresh, that script compiles (the plugin itself has no such fault), so the failure does not reproduce.
+    from ttbench import optional
+
+    if not optional.tt_plugin().available:
+        pytest.skip(optional.TT_HINT)
+
+    class Sine(torch.nn.Module):
+        def forward(self, x):
+            return torch.sin(x) + x
+
+    b = tb.bringup(Sine(), torch.randn(3, 4), tt=False, progress=False)
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "abort:stablehlo.sine")
+    found = triage.op_repro(b, "ttnn", "planted", str(tmp_path))
+    monkeypatch.delenv("TTBENCH_TT_WORKER_FAULT")
+    assert found is not None and found["op"] == "aten.sin.default", found
+    assert "stablehlo.sine" in (tmp_path / "op.stablehlo.mlir").read_text()
+    script = (tmp_path / "repro.py").read_text()
+    assert "op.stablehlo.mlir" in script and "import ttbench" not in script
+    run = triage.run_script(str(tmp_path / "repro.py"), 300, tt=True)
+    assert run.reached == "tt" and run.passed, run
+    assert not triage.same_failure(run, "ttnn", found["error"])
+
+
+def test_the_dynamo_frontend_runs_on_the_same_sample_as_onnx_when_asked_for():
+    from ttbench.fleet.track import tracker
+    from ttbench import hf_zoo
+
+    archs = sorted(hf_zoo.architectures())[:8]
+    pairs = tracker.plan(archs, ("export", "onnx", "dynamo"), onnx_sample=3)
+    by_frontend = {f: [m for m, g in pairs if g == f] for f in ("export", "onnx", "dynamo")}
+    assert len(by_frontend["export"]) == 8 and len(by_frontend["dynamo"]) == 3
+    assert by_frontend["dynamo"] == by_frontend["onnx"]
+    assert not [g for _, g in tracker.plan(archs, onnx_sample=3) if g == "dynamo"]  # not unless asked for
+
+
+def test_a_second_track_run_is_compared_with_the_first_and_a_regression_is_flagged(tracked):
+    """Nightly gating: each track run is compared with the previous one in the database. Without the planted
+    fault hf/bert gets further (no regression); with it again, hf/bert falls back, and the run says it regressed."""
+    _, _, db = tracked
+    better = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
+    assert "no history" not in better.history and not better.regressed, better.history
+    old = os.environ.copy()
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    try:
+        worse = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    assert worse.regressed and "hf/bert" in worse.history, worse.history
+
+
+HOSTILE_ERROR = ('RuntimeError: bad """\nimport pathlib; pathlib.Path(__file__).with_name("ran").write_text("x")\n'
+                 '""" \\N{no such name} \\x1 \\u12 \x00 \r tail')
+
+
+def test_a_generated_script_never_runs_text_from_a_run_as_code(tmp_path):
+    # The error went verbatim into the docstring: `"""` turned the rest into Python, `\N` or `\x` into a SyntaxError
+    # (the verdict was then "does not reproduce" for that reason alone). The text can come from a results database.
+    import ast
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.ops.aten.add.Tensor(x, x)
+
+    b = tb.bringup(M(), (torch.randn(3, 4),), tt=False, progress=False)
+    node = next(n for n in b.fx_graph.graph.nodes if n.op == "call_function")
+    text = scripts.op_script(node, "stablehlo", HOSTILE_ERROR, {"torch": '2"""\nimport os'})
+    path = tmp_path / "repro.py"
+    path.write_text(text)
+    run = triage.run_script(str(path), 300, tt=False)
+    assert run.passed and run.reached == "stablehlo", run
+    assert not (tmp_path / "ran").exists()
+    constants = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(text).body
+                 if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id.isupper()}
+    assert constants["EXPECTED_ERROR"] == HOSTILE_ERROR and constants["EXPECTED_STAGE"] == "stablehlo"
+    model = scripts.hf_model_script("bert", {}, {"x": torch.zeros(2, dtype=torch.int64)}, tt=False,
+                                    versions={"torch": "2"}, stage='fx"""', error=HOSTILE_ERROR)
+    tree = ast.parse(model)  # a SyntaxError here was the bug
+    assert ast.get_docstring(tree).count("EXPECTED_ERROR") == 1 and "pathlib" not in ast.get_docstring(tree)
+
+
+def test_a_stored_rows_names_never_lead_outside_the_reproductions_folder(tracked, tmp_path):
+    import shutil
+    import sqlite3
+
+    first, _, db = tracked
+    copy = str(tmp_path / "edited.sqlite")
+    shutil.copyfile(db, copy)
+    conn = sqlite3.connect(copy)  # edited the way an attacker would: the stored row itself
+    for job_id, text in conn.execute("SELECT id, row FROM jobs").fetchall():
+        row = json.loads(text)
+        if row.get("failed_stage"):
+            row["failed_stage"] = "../../../escaped"
+        conn.execute("UPDATE jobs SET row = ? WHERE id = ?", (json.dumps(row), job_id))
+    conn.commit()
+    conn.close()
+    out = tmp_path / "a" / "b" / "out"
+    out.mkdir(parents=True)
+    track.track(from_run=str(first.run_id), db_path=copy, tt=False, repro_root=str(out / "repros"))
+    assert sorted(p.name for p in (tmp_path / "a").rglob("*") if "repros" not in p.parts) == ["b", "out"]
+    assert all("escaped" in p.name and ".." not in p.name for p in (out / "repros").iterdir())
+
+
+def test_track_and_sweep_never_replace_a_users_own_pages(tmp_path):
+    mine = tmp_path / "mine"
+    (mine / "repros" / "notes").mkdir(parents=True)
+    (mine / "status.md").write_text("my own status\n")
+    (mine / "repros" / "notes" / "keep.txt").write_text("keep\n")
+    for command in (["track", "--arch", "bert", "--no-tt"], ["sweep", "--models", "mlp", "--no-tt"]):
+        done = run_cli(*command, "--out", str(mine), "--db", str(tmp_path / "db.sqlite"))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines() == [
+            f"ttbench: error: {mine / 'status.md'} is there and {mine} holds no status.json of "
+            f"`ttbench {command[0]}`: ttbench replaces only pages it wrote; choose another --out"], done.stderr
+    assert (mine / "status.md").read_text() == "my own status\n"
+    assert (mine / "repros" / "notes" / "keep.txt").read_text() == "keep\n"
+    assert not (tmp_path / "db.sqlite").exists()  # refused before any work
+
+
+def test_the_status_pages_keep_no_markup_from_a_row(tracked, tmp_path):
+    # status.md kept raw HTML and `javascript:` links from names and errors (a results database is data)
+    import copy
+
+    result = copy.deepcopy(tracked[0])
+    hostile = "<img src=x onerror=alert(1)>[see](javascript:alert(1)) `x` | y"
+    for row in result.rows:
+        row["model"] = "hf/" + hostile
+        row["error"] = hostile
+    result.history = "before ```\n</pre>" + hostile
+    page.write(result, str(tmp_path))
+    text = (tmp_path / "status.md").read_text()
+    head, rest = text.split("## History")
+    history, tables = rest.split("## Failure groups")
+    assert history.strip().startswith("````\n") and history.strip().endswith("\n````")  # outlasts the ``` inside
+    for outside in (head, tables):  # in the fenced history, text is text
+        assert not re.search(r"(?<!\\)<img", outside) and not re.search(r"(?<!\\)\]\(javascript:", outside)
+    assert "\\<img src=x onerror=alert(1)\\>\\[see\\](javascript:alert(1)) \\`x\\` \\| y" in tables
+    html = (tmp_path / "status.html").read_text()
+    assert "<img src=x" not in html and "&lt;img src=x" in html

@@ -1,0 +1,176 @@
+"""proc/: the one place children are started. What a user would notice: nothing of ours keeps running after a
+deadline, and a child's output never blocks it."""
+import os
+import sys
+import time
+
+import psutil
+import pytest
+
+from ttbench.proc.children import run_once
+
+pytestmark = pytest.mark.subprocess  # children are the subject
+
+
+def _gone(pid: int, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_deadline_kills_the_child_and_everything_it_started(tmp_path):
+    # A sweep job that hangs inside a TT compile: the job's own child (the compile worker) must go too; killing
+    # only the job (what subprocess.run does on timeout) left the compile running, holding the plugin lock.
+    marker = tmp_path / "grandchild.pid"
+    code = ("import subprocess, sys, time\n"
+            "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+            f"open({str(marker)!r}, 'w').write(str(p.pid))\n"
+            "time.sleep(120)\n")
+    t0 = time.monotonic()
+    done = run_once([sys.executable, "-c", code], timeout=3)
+    assert done.timed_out and done.returncode == -9 and not done.ok
+    assert time.monotonic() - t0 < 30
+    assert _gone(int(marker.read_text())), "the child's own child outlived the deadline"
+
+
+def test_a_chatty_child_does_not_block_and_its_output_comes_back():
+    code = "import sys\nfor i in range(20000): print('x' * 100); print('e' * 100, file=sys.stderr)\nsys.exit(3)"
+    done = run_once([sys.executable, "-c", code], timeout=60)
+    assert not done.timed_out and done.returncode == 3 and not done.ok
+    assert done.stdout.count("\n") == 20000 and done.stderr.count("\n") == 20000
+
+
+def test_array_files_keep_every_element_type_bit_for_bit(tmp_path):
+    import ml_dtypes
+    import numpy as np
+
+    from ttbench.proc.array_files import load_arrays, save_arrays
+
+    bits = np.arange(256, dtype=np.uint8)
+    arrays = [np.linspace(-3, 3, 7, dtype=np.float32), bits.view(ml_dtypes.float8_e4m3fn),
+              bits.view(ml_dtypes.float8_e5m2), np.arange(0, 65536, 97, dtype=np.uint16).view(ml_dtypes.bfloat16),
+              np.array([True, False])]
+    save_arrays(tmp_path / "a.npz", arrays, "arg")
+    back = load_arrays(tmp_path / "a.npz", "arg")
+    assert [a.dtype for a in back] == [a.dtype for a in arrays]
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(arrays, back))  # NaN payloads included
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_cleanup_removes_only_what_ttbench_made_and_whose_process_is_gone(tmp_path):
+    import ttbench as tb
+    from ttbench.proc.scratch import MARKER
+
+    pid = _dead_pid()
+    backup = tmp_path / f".mlp.old-{pid}-backup"  # the user's, named like a leftover: it must survive
+    backup.mkdir()
+    (backup / "notes.txt").write_text("mine")
+    leftover = tmp_path / f".mlp.tmp-{pid}-x1y2"  # an interrupted export of ttbench's (its marker names it)
+    leftover.mkdir()
+    (leftover / MARKER).write_text(str(pid))
+    live = tmp_path / f".mlp.tmp-{os.getpid()}-x3y4"  # a live process's: never touched
+    live.mkdir()
+    (live / MARKER).write_text(str(os.getpid()))
+    m, x = tb.models.load("mlp")
+    out = tb.bringup(m, x, tt=False).export(str(tmp_path / "mlp"))
+    assert (backup / "notes.txt").read_text() == "mine"
+    assert not leftover.exists() and live.exists()
+    assert MARKER not in os.listdir(out)  # the export folder is the user's, with nothing of ours inside
+
+
+def test_a_killed_runs_folder_is_reclaimed_by_the_next_run(tmp_path):
+    import tempfile
+
+    import ttbench as tb
+    from ttbench.proc.scratch import MARKER
+
+    pid = _dead_pid()
+    orphan = os.path.join(tempfile.gettempdir(), f"ttbench-run-{pid}-orphan")
+    os.makedirs(orphan, exist_ok=True)
+    with open(os.path.join(orphan, MARKER), "w") as f:
+        f.write(str(pid))
+    unmarked = os.path.join(tempfile.gettempdir(), f"ttbench-run-{pid}-unmarked")  # not provably ours: kept
+    os.makedirs(unmarked, exist_ok=True)
+    try:
+        m, x = tb.models.load("mlp")
+        assert tb.bringup(m, x, tt=False).run("stablehlo").ok
+        assert not os.path.exists(orphan) and os.path.isdir(unmarked)
+    finally:
+        import shutil
+
+        shutil.rmtree(orphan, ignore_errors=True)
+        shutil.rmtree(unmarked, ignore_errors=True)
+
+
+def test_a_servers_no_network_guard_refuses_outbound_connections_and_lookups():
+    """proc/server_guard.no_network, as the graph servers' launchers install it: a connection or a DNS look-up off
+    this machine fails at once and is logged; loopback still works."""
+    from ttbench.proc import server_guard
+
+    code = f"""
+import socket, sys, urllib.request
+sys.path.insert(0, {os.path.dirname(server_guard.__file__)!r})
+from server_guard import no_network
+listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen()
+no_network()
+socket.create_connection(listener.getsockname(), timeout=5).close()
+print("loopback ok")
+for target in ("http://pypi.org/simple/", "http://192.0.2.77:80/"):
+    try:
+        urllib.request.urlopen(target, timeout=20)
+    except OSError as exc:
+        print("refused", target, type(getattr(exc, "reason", exc)).__name__)
+"""
+    t0 = time.monotonic()
+    done = run_once([sys.executable, "-c", code], timeout=60)
+    assert done.ok, done.stderr
+    assert done.stdout.splitlines() == ["loopback ok", "refused http://pypi.org/simple/ PermissionError",
+                                        "refused http://192.0.2.77:80/ PermissionError"]
+    assert done.stderr.splitlines() == [f"{server_guard.REFUSED} to pypi.org", f"{server_guard.REFUSED} to 192.0.2.77"]
+    assert time.monotonic() - t0 < 30
+
+
+def test_work_in_a_fork_reports_a_crash_a_hang_and_an_exit_instead_of_dying_with_it():
+    from ttbench.proc.fork_each import in_fork
+
+    assert in_fork(lambda: None, 10) is None
+    assert in_fork(os.abort, 10) == "crashed (SIGABRT)"  # torch-mlir aborts the process on some element types
+    t0 = time.monotonic()
+    assert in_fork(lambda: time.sleep(30), 0.5) == "timed out after 0.5 s"
+    assert time.monotonic() - t0 < 10
+    assert in_fork(lambda: sys.exit(3), 10) == "ended (exit 1)"  # an exception (SystemExit too) is not a clean end
+
+
+ECHO_WORKER = """import json, sys
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    print(json.dumps({"echo": json.loads(line)["n"]}), flush=True)
+"""
+
+
+def test_replies_already_waiting_together_are_each_read_at_once():
+    """A request sent ahead (op by op warms its worker so) and the worker's hello can sit in the pipe together:
+    both must be read without waiting for more. The client once read them into its buffer in one go and then
+    waited on the pipe for the second until its start timeout (a sweep job stalled two minutes per op by op)."""
+    from ttbench.proc.client import WorkerClient
+
+    with WorkerClient("echo", start_timeout=20, command=[sys.executable, "-c", ECHO_WORKER],
+                      env=dict(os.environ)) as client:
+        client.send_ahead({"n": 1})
+        time.sleep(2)  # hello and the first reply both written by now
+        t0 = time.perf_counter()
+        assert client.request({"n": 2}, timeout=20) == {"echo": 2}
+        assert time.perf_counter() - t0 < 5
