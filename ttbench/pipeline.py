@@ -23,10 +23,11 @@ from .io.weights import load_argument_values
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
-from .run.results import NoFailingOp, OpByOpReport
+from .records.results import NoFailingOp, OpByOpReport
 from .run.repro import divergence_facts, divergence_files, simulator_files
 from .run.semantics import semantic_findings
-from .run.stage_compare import StageComparison, compare_stages
+from .records.comparison import StageComparison
+from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error, prestart_worker

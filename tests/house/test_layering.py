@@ -12,7 +12,7 @@ PACKAGE = pathlib.Path(ttbench.__file__).parent
 # A name is a module or a package prefix (`io.atomic` beats `io`); the package root (`ttbench/__init__.py`, the facade
 # that composes everything) sits above all of them. docs/architecture.md draws the same order.
 LAYERS = (
-    ("records", ("core", "document", "optional", "progress")),
+    ("records", ("core", "records", "io.atomic", "optional", "progress")),  # io.atomic: records save themselves
     ("processes", ("proc",)),
     ("files", ("io",)),  # io.export, the export folder, sits higher: it knows the stages
     ("ir", ("ir",)),
@@ -239,9 +239,9 @@ def test_html_tables_and_plots_are_made_only_in_render():
 
 
 def test_every_record_still_shows_itself():
-    from ttbench.analysis.findings import FindingsSummary
-    from ttbench.run.results import OpByOpReport, RunResult
-    from ttbench.run.stage_compare import StageComparison
+    from ttbench.records.findings import FindingsSummary
+    from ttbench.records.results import OpByOpReport, RunResult
+    from ttbench.records.comparison import StageComparison
 
     for cls in (ttbench.Bringup, FindingsSummary, RunResult, OpByOpReport, ttbench.IRDiff, StageComparison):
         assert callable(getattr(cls, "_repr_html_", None)), cls

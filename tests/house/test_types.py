@@ -16,7 +16,7 @@ def test_the_typed_core_is_clean_under_mypy(tmp_path):
 def test_mypy_would_catch_a_stage_built_from_a_bare_string(tmp_path):
     # The check has teeth: a record field typed with a closed set refuses a plain str argument.
     probe = tmp_path / "probe.py"
-    probe.write_text("from ttbench.analysis.findings import Finding\n"
+    probe.write_text("from ttbench.records.findings import Finding\n"
                      "def f(kind: str) -> Finding:\n"
                      "    return Finding(kind=kind, stage='fx', op=None, location=None, message='')\n")
     r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "--follow-imports",
@@ -30,7 +30,7 @@ def test_closed_sets_read_as_their_strings_and_refuse_other_values():
 
     import pytest
 
-    from ttbench.analysis.findings import Finding
+    from ttbench.records.findings import Finding
     from ttbench.core import ArgInfo, FindingKind, Stage, StageName
 
     stage = Stage(name="stablehlo", ok=True)

@@ -297,7 +297,7 @@ def test_a_long_stage_error_is_cut_between_words_and_says_how_much_is_left():
 def test_the_findings_summary_fits_a_cell_and_keeps_the_rest_one_click_away(zoo_bringup):
     """Issue 29, item 7: the summary had 16 columns, coverage off screen; now nine at a glance, then every column
     and what each means under a <details>."""
-    from ttbench.analysis.findings import SUMMARY_COLUMNS
+    from ttbench.records.findings import SUMMARY_COLUMNS
 
     page = zoo_bringup("mlp").findings.summary()._repr_html_()
     glance, rest = page.split("<details>", 1)
@@ -345,7 +345,7 @@ def test_the_stage_table_is_an_html_table_in_a_notebook_and_text_when_printed(zo
 
 
 def _interpreted_report(pccs):
-    from ttbench.run.results import OpByOpReport, OpRow
+    from ttbench.records.results import OpByOpReport, OpRow
 
     from ttbench.run.op_executors import INTERPRETED_TTNN as source
 
@@ -372,7 +372,7 @@ def test_an_error_plot_separates_near_one_pccs_on_a_log_axis_and_names_the_worst
 
 
 def test_first_failing_op_is_a_card_not_a_dataclass_repr():
-    from ttbench.run.results import OpRow
+    from ttbench.records.results import OpRow
 
     row = OpRow(index=3, op="aten.gelu.default", count=1, inputs=["2x8 float32"], locations=["In[4]:7"],
                 furthest_stage="ttir", error="failed to legalize operation 'stablehlo.custom_call'")
@@ -420,7 +420,7 @@ def test_a_large_graph_opens_at_full_size_and_zooms_without_its_bookkeeping(zoo_
 
 def test_a_comparison_lists_the_programs_own_ops_first_and_labels_what_runs_once_on_the_weights():
     from ttbench.core import Op
-    from ttbench.run.stage_compare import OpMatch, StageComparison
+    from ttbench.records.comparison import OpMatch, StageComparison
 
     def row(index, func):
         op = Op(index, "ttnn.multiply", None, attrs={"func": func})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .findings import KINDS, Finding, Findings, FindingsSummary
+from ..records.findings import KINDS, Finding, Findings, FindingsSummary
 from .op_kinds import NOT_COUNTED_FOR_COVERAGE
 
 __all__ = ["analyze", "Finding", "Findings", "FindingsSummary", "KINDS", "NOT_COUNTED_FOR_COVERAGE"]

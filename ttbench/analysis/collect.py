@@ -6,7 +6,7 @@ from typing import Optional
 from ..progress import bar, in_notebook
 from .constants import DEFAULT_MIN_BYTES, analyze_constants
 from .coverage import analyze_coverage
-from .findings import Findings, FindingsSummary
+from ..records.findings import Findings, FindingsSummary
 from .fusion import analyze_fusion
 from .inplace import analyze_inplace
 from .repeats import stage_repeats

@@ -13,7 +13,7 @@ import numpy as np
 from ..core import FindingKind, Stage
 from ..ir.text import constant_payloads as payloads_of_text
 from ..ir.walk import constant_arrays
-from .findings import Finding, human_bytes
+from ..records.findings import Finding, human_bytes
 
 DEFAULT_MIN_BYTES = 1024
 WEIGHT_ROLES = ("parameter", "buffer")

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Optional
 
 from ..core import FindingKind
-from .findings import Finding
+from ..records.findings import Finding
 from ..ir.locations import is_user_file
 from .fusion import analyze_fusion
 from .op_kinds import needs_location

@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..core import FindingKind, Op, SourceLoc, Stage
 from ..stages.fx import fx_node_mutates
-from .findings import Finding
+from ..records.findings import Finding
 from .fusion import analyze_fusion
 from .op_kinds import kinds_of, needs_location, op_kind
 

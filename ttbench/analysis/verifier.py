@@ -5,7 +5,7 @@ import re
 
 from ..core import FindingKind, MLIR_STAGES
 from ..ir.locations import LocTable, user_frame
-from .findings import Finding
+from ..records.findings import Finding
 
 _ERROR_RE = re.compile(r"^error: (.*?): '([\w.$]+)' op (.*)$", re.M)
 

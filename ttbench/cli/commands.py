@@ -7,7 +7,7 @@ import sys
 import time
 
 from .. import hf_zoo, models
-from ..analysis.findings import SUMMARY_COLUMNS
+from ..records.findings import SUMMARY_COLUMNS
 from ..core import FRONTEND_STAGES, PROGRAM_STAGES, BadInput, human_bytes
 from ..diff import diff_folders
 from ..doctor import report

@@ -26,7 +26,7 @@ import numpy as np
 from ..analysis.op_kinds import is_constant_op, needs_location, states_a_value
 from ..core import BadInput, view_method
 from ..proc.scratch import temp_folder
-from ..run.results import FURTHEST_STAGES
+from ..records.results import FURTHEST_STAGES
 from .sides import Side, load_side, weight_digests
 from .text import render_text
 

@@ -12,7 +12,7 @@ import os
 from typing import Optional
 
 from ..io.markdown import md_cell
-from ..run.results import FURTHEST_STAGES
+from ..records.results import FURTHEST_STAGES
 
 
 def job_ops(report) -> dict:

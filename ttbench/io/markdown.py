@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from ..document import Document, Link
+from ..records.document import Document, Link
 
 _MARKUP = re.compile(r"([\\`*\[\]<>|])")
 

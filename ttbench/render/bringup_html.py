@@ -19,7 +19,7 @@ import json
 import re
 from collections import Counter, OrderedDict
 
-from ..analysis.findings import KINDS, human_bytes
+from ..records.findings import KINDS, human_bytes
 from ..analysis.op_kinds import BOOKKEEPING_OPS, is_bookkeeping, needs_location
 from ..io.export import seconds_cell
 from .view_script import SCRIPT

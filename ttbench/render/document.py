@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from ..document import Document, Link
+from ..records.document import Document, Link
 
 _STYLE = ("<style>body{font:13px sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #999;"
           "padding:2px 6px;vertical-align:top}pre{background:#f6f8fa;padding:6px}</style>")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 
-from ..analysis.findings import KINDS
+from ..records.findings import KINDS
 from ..analysis.op_kinds import is_bookkeeping
 from ..core import notebook_cell
 from .bringup_html import render_bringup

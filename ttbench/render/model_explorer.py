@@ -18,13 +18,14 @@ import os
 from typing import Optional
 
 from .. import optional
-from ..analysis.findings import KINDS
 from ..analysis.op_kinds import is_bookkeeping
 from ..core import GRAPH_STAGES, BadInput, notebook_cell
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
 from ..proc.servers import start_server
-from ..run.results import FURTHEST_STAGES
+from ..records.comparison import StageComparison
+from ..records.findings import KINDS
+from ..records.results import FURTHEST_STAGES
 from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
 from .graph import def_use_edges, edges_around
 from .served_frame import ServedFrame
@@ -157,7 +158,6 @@ def overlays(b, stage_name: str, report=None) -> dict:
     if stage_name == "ttnn":
         out["const-eval"] = const_eval_overlay(stage)
     from ..run.drift import DriftReport  # lazy: imports torch (~2.5 s)
-    from ..run.stage_compare import StageComparison  # lazy: imports torch (~2.5 s)
 
     if isinstance(report, DriftReport):
         if report.stage == stage_name:

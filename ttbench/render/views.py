@@ -9,13 +9,13 @@ import html
 import io
 from typing import Optional
 
-from ..analysis.findings import SUMMARY_COLUMNS
+from ..records.findings import SUMMARY_COLUMNS
 from ..analysis.op_kinds import op_kind
 from ..core import VIEWS, cell_text
 from ..diff import summary_lines
 from ..io.atomic import write_text_atomic
 from ..io.export import STAGE_TABLE_COLUMNS, clipped_error
-from ..run.results import FURTHEST_STAGES, OP_COLUMNS
+from ..records.results import FURTHEST_STAGES, OP_COLUMNS
 from .bringup_html import render_bringup, standalone
 from .graph import stage_graph as draw
 from .model_explorer import explorer_files, serve

@@ -3,6 +3,6 @@
 Everything that touches a device or lowers an op happens in a worker process (worker.py), so a native crash or
 hang is a result, never a dead kernel."""
 from .devices import Device, devices
-from .results import OpByOpReport, OpRow, RunResult
+from ..records.results import OpByOpReport, OpRow, RunResult
 
 __all__ = ["devices", "Device", "RunResult", "OpByOpReport", "OpRow"]

@@ -1,9 +1,9 @@
 """Comparing device outputs to the golden: PCC, max abs/rel error, allclose."""
 from __future__ import annotations
 
-from typing import Optional, TypedDict
-
 import numpy as np
+
+from ..records.results import OutputCheck
 
 
 def pcc(actual, expected) -> float:
@@ -22,20 +22,6 @@ def pcc(actual, expected) -> float:
     if denom == 0:
         return 1.0 if np.allclose(a, e) else 0.0
     return float(np.clip((da * de).sum() / denom, -1.0, 1.0))
-
-
-class OutputCheck(TypedDict, total=False):
-    """One output against its golden (RunResult.outputs; run.json)."""
-
-    ok: bool  # pcc at least min_pcc and allclose
-    shape: list  # the golden's
-    actual_shape: list  # only when it differs from the golden's
-    dtype: str
-    pcc: float
-    max_abs_error: Optional[float]
-    max_rel_error: Optional[float]
-    allclose: bool
-    error: str  # why it could not be compared
 
 
 def compare(actual, expected, atol: float, rtol: float, min_pcc: float) -> OutputCheck:

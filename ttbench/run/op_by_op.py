@@ -40,7 +40,7 @@ from .onnx_nodes import constant_names
 from .op_executors import EXECUTORS, INTERPRETED_TTNN, TTExecutor
 from .op_units import (Unit, fx_location, fx_occurrences, fx_unit, onnx_locations, onnx_node_name, onnx_nodes,
                        onnx_occurrences, onnx_unit, onnx_values, recorded_calls, skip_call)
-from .results import OpByOpReport, OpRow
+from ..records.results import OpByOpReport, OpRow
 from .simulated_ops import simulator_op_by_op
 
 MODES = tuple(OpByOpMode)

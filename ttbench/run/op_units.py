@@ -15,7 +15,7 @@ from ..proc.children import ContainedFailure, call_in_fork
 from ..stages.onnx_prepare import graph_inputs
 from .one_op import make_spec, spec_key, tensor_leaves, used_outputs
 from .onnx_nodes import SKIPPED_OPS, constant_names, node_outputs, one_node_model, recorded_values
-from .results import OpRow
+from ..records.results import OpRow
 
 
 # Ops whose result is uninitialized memory: alone they compute nothing to compile or compare (in the graph a

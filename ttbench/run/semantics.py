@@ -24,7 +24,7 @@ from ..io.arrays import to_numpy
 from ..proc.children import ContainedFailure, call_in_fork
 from ..stages.onnx_prepare import graph_inputs
 from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
-from ..analysis.findings import Finding
+from ..records.findings import Finding
 
 # An error this far below the documented reading's is "the other reading matches".
 _CLEARLY_CLOSER = 10.0

@@ -22,12 +22,12 @@ import torch
 from ..core import REPORT_BUGS, BadInput, BringupRecord, InternalError, OpByOpMode, OpOutcome, Reached
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
+from ..records.results import OpByOpReport, OpRow, OutputCheck
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
 from ..tt.program import Program, ProgramError, ProgramOp, parse_program
 from ..tt.sim.executor import (DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, Simulated,
                                simulate)
-from .compare import OutputCheck, compare
-from .results import OpByOpReport, OpRow
+from .compare import compare
 
 # Ops with no value of their own to compare: bookkeeping and const-eval call sites (their callees' ops are run).
 _NOT_RUN = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")

@@ -22,7 +22,7 @@ from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SI
 from .compare import compare
 from .devices import device as find_device
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
-from .results import RunResult
+from ..records.results import RunResult
 
 DEFAULT_TIMEOUT_S = 600.0
 

@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from ...core import PCC_STAGES, PROGRAM_STAGES, human_seconds
 from ...io.atomic import write_text_atomic
-from ...document import Document, Link, Section, Table
+from ...records.document import Document, Link, Section, Table
 from ...io.markdown import document_markdown
 from ...render.document import document_html
 

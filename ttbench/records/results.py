@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Callable, Optional
+from typing import Callable, Optional, TypedDict
 
 from ..core import BadInput, Reached, cell_text, view_method
 from ..io.atomic import write_npz_atomic
-from .compare import OutputCheck
+
+
+class OutputCheck(TypedDict, total=False):
+    """One output against its golden (RunResult.outputs; run.json)."""
+
+    ok: bool  # pcc at least min_pcc and allclose
+    shape: list  # the golden's
+    actual_shape: list  # only when it differs from the golden's
+    dtype: str
+    pcc: float
+    max_abs_error: Optional[float]
+    max_rel_error: Optional[float]
+    allclose: bool
+    error: str  # why it could not be compared
 
 
 @dataclass
@@ -71,7 +84,7 @@ class RunResult:
 
 # How far one op got, in order: its own graph (an FX op, an ONNX node), imported, lowered, the Tenstorrent
 # compiler's stages, executed on the device.
-FURTHEST_STAGES = ("fx", "onnx", "torchfx", "stablehlo", "ttir", "ttnn", "flatbuffer", "executed")
+FURTHEST_STAGES = tuple(r for r in Reached if r != Reached.TTSIM)  # how far a device's op-by-op row can get, in order
 OP_COLUMNS = ["index", "op", "count", "inputs", "locations", "furthest_stage", "pcc", "max_abs_error", "ok", "error",
               "seconds", "pcc_from"]
 
