@@ -48,8 +48,10 @@ demo: setup
 test: setup wheel-check
 	$(BIN)/python -m pytest -q -ra --durations=15 tests --nbval-lax --nbval-sanitize-with notebooks/sanitize.cfg notebooks
 
-# The inner loop (a few minutes): no TT compiles (TTBENCH_DISABLE_TT: the plugin counts as absent, as on a machine
-# without it), no browser, no notebooks, no HF-sized models, no CLI/child-process suites. `make test` runs everything.
+# The inner loop (under 4 minutes): every test that needs no compiler (TTBENCH_DISABLE_TT: the plugin counts as
+# absent, as on a machine without it), no browser, no notebook, no large model and no child process it starts on
+# purpose; the interpreter's handlers on handwritten programs included. Each test's marks say what it needs
+# (tests/conftest.py). `make test` runs everything.
 test-fast: setup
 	TTBENCH_DISABLE_TT=1 $(BIN)/python -m pytest -q -ra --durations=10 \
 	  -m "not tt and not browser and not notebook and not slow and not subprocess" tests

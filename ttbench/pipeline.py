@@ -30,7 +30,8 @@ from .records.comparison import StageComparison
 from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
-from .stages.mlir_stage import compiler_error, prestart_worker
+from .proc.passes import prestart_worker
+from .stages.mlir_stage import compiler_error
 from .stages.tt import compile_tt
 from .tt import plugin as tt_plugin
 

@@ -8,6 +8,8 @@ import sys
 import pytest
 from tests.cli_runner import run_cli as run
 
+pytestmark = pytest.mark.subprocess  # the command line, as a user runs it
+
 TTBENCH = [sys.executable, "-m", "ttbench.cli"]
 
 

@@ -3,7 +3,10 @@ names): a record built or read with the wrong type fails here, before any model 
 import os
 import subprocess
 import sys
+import pytest
 from tests.paths import REPO
+
+pytestmark = pytest.mark.subprocess  # mypy runs as a child
 
 
 

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.subprocess  # IPython shells, each in a process of its own
+
 CELL = '''import torch
 import ttbench as tb
 
@@ -62,6 +64,7 @@ MAGIC_SESSION = '''
 import json, sys
 from IPython.core.interactiveshell import InteractiveShell
 from ipykernel.compiler import XCachingCompiler
+
 shell = InteractiveShell.instance(compiler_class=XCachingCompiler)
 for cell in json.loads(sys.stdin.read()):
     result = shell.run_cell(cell, store_history=True)

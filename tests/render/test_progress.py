@@ -3,7 +3,10 @@ closed bar, finished or not, leaves nothing in the cell's saved output."""
 import json
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
+
+pytestmark = pytest.mark.subprocess  # a real notebook kernel
 
 CELL = """
 import time

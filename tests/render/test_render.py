@@ -65,6 +65,7 @@ def test_stages_side_by_side_with_findings_and_source_links(zoo_bringup):
     assert back and all(h[1:] in ids for h in back)
 
 
+@pytest.mark.subprocess  # renders in other processes
 def test_ids_are_deterministic_across_processes():
     import subprocess
     import sys

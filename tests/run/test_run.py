@@ -18,7 +18,7 @@ KNOWN = known_failures()
 
 @pytest.mark.parametrize("params", ["args", "inline"])
 @pytest.mark.parametrize("frontend", ["export", "dynamo", "onnx"])
-@pytest.mark.parametrize("model", ["mlp", "bert_tiny", "mobilenet_v2"])
+@pytest.mark.parametrize("model", ["mlp", "bert_tiny", pytest.param("mobilenet_v2", marks=pytest.mark.slow)])
 def test_zoo_stablehlo_matches_pytorch_on_cpu(model, frontend, params):
     m, x = tb.models.load(model)
     b = tb.bringup(m, x, frontend=frontend, params=params, tt=False)
@@ -95,6 +95,7 @@ def test_isolated_op_by_op_dedups_and_records_sources(zoo_bringup):
     assert len(figure.axes[0].collections[0].get_offsets()) == len(report.rows)
 
 
+@pytest.mark.subprocess  # kills and hangs the worker child on purpose
 @pytest.mark.parametrize("fault", ["abort", "hang"])
 def test_an_op_that_kills_or_hangs_its_worker_is_a_row_and_the_run_goes_on(zoo_bringup, monkeypatch, fault):
     b = zoo_bringup("mlp")

@@ -40,6 +40,7 @@ def _net(gelu=False, **kw):
     return tb.bringup(Net(gelu), (torch.randn(2, 16),), name="net", **kw)
 
 
+@pytest.mark.subprocess  # a second process brings the model up
 def test_same_model_in_two_processes_is_unchanged(tmp_path):
     for side in ("a", "b"):
         r = ttbench("bringup", "mlp", "--no-tt", "--out", str(tmp_path / side))

@@ -1,4 +1,4 @@
-"""Child-process entry for torch-mlir pass pipelines (see stages/mlir_stage.run_pipelines). The parent imports only
+"""Child-process entry for torch-mlir pass pipelines (proc/passes.py starts it; stages/mlir_stage.run_pipelines is the caller). The parent imports only
 `run_job`, and only inside a child that is contained already (the op-by-op worker lowers in its own process).
 
     python mlir_worker.py        then one line on stdin: {"in": IN.mlirbc, "out": OUT.mlirbc,

@@ -161,7 +161,7 @@ def load_onnx(model, inputs=(), dims: dict = None):
 
 
 # Measured here: a chain of 100,000 element-wise nodes takes 57 s to StableHLO (20,000: 11.5 s), about linear and
-# before any Tenstorrent stage; heavier ops take longer, and each pass has a deadline (mlir_stage.PASS_TIMEOUT_S).
+# before any Tenstorrent stage; heavier ops take longer, and each pass has a deadline (proc/passes.PASS_TIMEOUT_S).
 # A graph past this limit is refused before any of it, with what it would cost.
 MAX_ONNX_NODES = 200_000
 SECONDS_PER_NODE = 57 / 100_000

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import time
 
-from .mlir_stage import PendingPipelines, mlir_stage, run_pipelines, start_pipelines
+from ..proc.passes import PendingPipelines, start_pipelines
+from .mlir_stage import mlir_stage, run_pipelines
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
                  "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})")
