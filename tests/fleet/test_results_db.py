@@ -9,6 +9,8 @@ from tests.cli_runner import run_cli
 import ttbench as tb
 from ttbench.fleet import results_db
 
+pytestmark = pytest.mark.subprocess  # the command line, as a user runs it
+
 ROW = {"model": "mlp", "frontend": "export", "params": "args", "furthest": "stablehlo", "status": "pass", "pcc": 1.0}
 
 

@@ -46,6 +46,7 @@ def test_a_transformers_architecture_brings_up_like_a_zoo_model():
     assert b.run().ok
 
 
+@pytest.mark.subprocess  # the command line, as a user runs it
 def test_an_unknown_architecture_is_one_line_and_exit_2():
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "models", "--hf", "--arch", "bert,no_such_arch"],
                        capture_output=True, text=True)
@@ -55,6 +56,7 @@ def test_an_unknown_architecture_is_one_line_and_exit_2():
         tb.models.load("hf/no_such_arch")
 
 
+@pytest.mark.subprocess  # the command line, as a user runs it
 def test_the_cli_and_the_sweep_take_hf_names_and_refuse_unknown_ones(tmp_path):
     from ttbench.fleet.sweep import sweep
 

@@ -180,6 +180,7 @@ def test_an_onnx_bringup_prints_no_exporter_noise(capfd, caplog):
     assert [list(logger.filters) for logger in loggers] == filters  # only for the export: loggers left as they were
 
 
+@pytest.mark.subprocess  # the command line, as a user runs it
 def test_an_onnx_file_past_the_node_limit_is_refused_before_any_work_with_its_cost(tmp_path, monkeypatch):
     # a 1e6-node file ran into the 900 s pass deadline with no word before
     from onnx import TensorProto, helper

@@ -105,6 +105,7 @@ def test_compile_only_op_regressions_from_op_by_op_results(tmp_path):
         "now stops at stablehlo: failed to legalize operation 'stablehlo.dot_general'"]
 
 
+@pytest.mark.subprocess  # the command line, as a user runs it
 @pytest.mark.tt  # its assertions need the Tenstorrent compiler's stages
 @pytest.mark.parametrize("model", ["mlp", "bert_tiny"])
 def test_zoo_models_match_their_golden(tmp_path, model):
@@ -118,6 +119,7 @@ def test_zoo_models_match_their_golden(tmp_path, model):
     assert "meaningful changes: none" in html and "<script" not in html
 
 
+@pytest.mark.subprocess  # the command line, as a user runs it
 def test_bad_inputs_exit_2_with_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "broken").mkdir()
