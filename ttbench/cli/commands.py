@@ -325,7 +325,6 @@ def cmd_doctor(args) -> int:
     return 0 if ok else 1
 
 
-
 # subcommand -> what runs it (argparse puts the subcommand's name in args.command)
 COMMANDS = {"bringup": cmd_bringup, "diff": cmd_diff, "sweep": cmd_sweep, "track": cmd_track,
             "history": cmd_history,

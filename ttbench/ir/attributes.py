@@ -12,11 +12,8 @@ import re
 import struct
 from dataclasses import dataclass
 from typing import Any
+from .brackets import AttributeSyntaxError, skip_balanced
 from .locations import read_mlir_string
-
-
-class AttributeSyntaxError(ValueError):
-    """Printed attributes this reader does not follow."""
 
 
 class TextLimit(AttributeSyntaxError):
@@ -69,29 +66,6 @@ def _skip_space(s: str, i: int) -> int:
     while i < len(s) and s[i] in " \t\n":
         i += 1
     return i
-
-
-def skip_balanced(s: str, i: int) -> int:
-    """From an opening bracket at s[i] to just past its match. Brackets of all kinds nest; string literals and the
-    arrow `->` (affine maps inside layouts) are not brackets."""
-    depth = 0
-    n = len(s)
-    while i < n:
-        c = s[i]
-        if c == '"':
-            i += 1
-            while i < n and s[i] != '"':
-                i += 2 if s[i] == "\\" else 1
-        elif c == "-" and i + 1 < n and s[i + 1] == ">":
-            i += 1
-        elif c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise AttributeSyntaxError(f"unbalanced brackets in {s[:120]!r}")
 
 
 def decode_number(token: str, type_name: str):

@@ -12,6 +12,7 @@ import re
 from typing import Optional
 
 from ..core import SourceLoc, magic_cell_location, notebook_cell
+from .brackets import skip_balanced
 
 _FRAME_RE = re.compile(r'^\s*File "(.*)", line (\d+)(?:, in (\S+))?', re.M)  # a file name may hold quotes
 
@@ -150,7 +151,7 @@ class LocTable:
         if s.startswith("fused", i):
             j = i + len("fused")
             if s.startswith("<", j):
-                j = _skip_balanced(s, j, "<", ">")
+                j = skip_balanced(s, j)
             j = _expect(s, j, "[")
             frames: list = []
             while not s.startswith("]", j):
@@ -250,15 +251,3 @@ def read_mlir_string(s: str, i: int):
         else:
             out.extend(c.encode())
             j += 1
-
-
-def _skip_balanced(s: str, i: int, open_c: str, close_c: str) -> int:
-    depth = 0
-    while True:
-        if s[i] == open_c:
-            depth += 1
-        elif s[i] == close_c:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1

@@ -117,7 +117,6 @@ class FindingsSummary:
     __repr__ = __str__
 
 
-
 def _fmt(key: str, value) -> str:
     if value is None:
         return "-"

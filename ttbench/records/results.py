@@ -81,7 +81,6 @@ class RunResult:
         return "\n".join(lines)
 
 
-
 # How far one op got, in order: its own graph (an FX op, an ONNX node), imported, lowered, the Tenstorrent
 # compiler's stages, executed on the device.
 FURTHEST_STAGES = tuple(r for r in Reached if r != Reached.TTSIM)  # how far a device's op-by-op row can get, in order

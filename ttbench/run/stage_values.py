@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .semantics import fx_node_values
 from ..core import PROGRAM_STAGES, REPORT_BUGS, VALUE_STAGES, BadInput, BringupRecord
 from ..io.arrays import to_numpy
 from ..ir.walk import main_function, stage_operations
@@ -22,8 +21,8 @@ from ..proc.client import WorkerDied, shared_client
 from ..stages.mlir_stage import clone_module, full_text
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import parse_program
+from .semantics import fx_node_values
 from .whole import interpreter_device, pjrt_text, run_text_on_device, signature_mismatch
-
 
 
 class NotRun(Exception):

@@ -114,8 +114,6 @@ def compiler_error(stage_name: str, message: str, node_kinds: Optional[dict] = N
     return headline + "".join(f"\n  {note}" for note in notes)
 
 
-
-
 def _largest_tensor_notes(ops: Sequence) -> list:
     """For a pass that ran out of memory, which says nowhere on which op: the ops of its input with the largest
     results, the place to start looking (a constant to hoist, a tensor to shrink)."""

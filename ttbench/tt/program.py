@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..core import PROGRAM_STAGES, Op
-from ..ir.attributes import AttributeSyntaxError, TextLimit, parse_attr_dict, skip_balanced
+from ..ir.attributes import AttributeSyntaxError, TextLimit, parse_attr_dict
+from ..ir.brackets import skip_balanced, split_top_level
 from ..ir.text import parse_ops, parse_tensor_type, resource_blobs, split_resources
 
 _FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
@@ -88,31 +89,6 @@ class Program:
 
     def ops(self) -> list:
         return [p for f in self.functions.values() for p in f.ops]
-
-
-def split_top_level(text: str, sep: str = ",") -> list:
-    """Parts of `text` between top-level separators (brackets and strings nest)."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "-" and text.startswith("->", i):
-            i += 1
-        elif c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-        elif c == sep and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    tail = text[start:].strip()
-    if tail:
-        parts.append(tail)
-    return parts
 
 
 _ALIAS_RE = re.compile(r"^(#[\w$.-]+) = (.*)$")
