@@ -442,7 +442,7 @@ def _run_step(stages: OrderedDict, options: BringupOptions, stage_name: str, ste
             if options.strict:
                 raise InternalError(error) from exc
         else:
-            onnx_stage = stages.get("onnx")
+            onnx_stage = stages.get(StageName.ONNX)
             node_kinds = {op.attrs["node"]: op.name.removeprefix("onnx.") for op in onnx_stage.ops} \
                 if onnx_stage is not None and onnx_stage.ok else {}
             previous = next((s for s in reversed(stages.values()) if s.ok), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import BringupRecord, Role
+from ..core import BringupRecord, Role, StageName
 from .op_kinds import is_constant_op
 
 WEIGHT_ARG_ROLES = (Role.PARAMETER, Role.BUFFER, Role.CONSTANT)
@@ -71,9 +71,9 @@ def const_eval_candidates(stage, arguments) -> list:
 
 def const_eval_report(b: BringupRecord) -> dict:
     """Candidates in stablehlo next to what tt-mlir put into const-eval functions (when ttnn compiled)."""
-    stage = b.stages.get("stablehlo")
+    stage = b.stages.get(StageName.STABLEHLO)
     candidates = const_eval_candidates(stage, b.arguments) if stage is not None and stage.ok else []
-    ttnn = b.stages.get("ttnn")
+    ttnn = b.stages.get(StageName.TTNN)
     tt = None
     if ttnn is not None and ttnn.ok and "const_eval_ops" in ttnn.meta:
         tt = {"functions": ttnn.meta["const_eval_functions"], "ops": ttnn.meta["const_eval_ops"]}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..core import FindingKind, Op, SourceLoc, Stage
+from ..core import FindingKind, Op, SourceLoc, Stage, StageName
 from ..stages.fx import fx_node_mutates
 from ..records.findings import Finding
 from .fusion import analyze_fusion
@@ -25,10 +25,10 @@ def torch_op_mutates(name: str, text: str) -> bool:
 
 def inplace_ops(stage: Stage) -> list:
     """The ops of `stage` that mutate a tensor."""
-    if stage.name == "fx" and stage.module is not None:
+    if stage.name == StageName.FX and stage.module is not None:
         nodes = {n.name: n for n in stage.module.graph.nodes}
         return [op for op in stage.ops if op.attrs.get("node") in nodes and fx_node_mutates(nodes[op.attrs["node"]])]
-    if stage.name == "torchfx":
+    if stage.name == StageName.TORCHFX:
         return [op for op in stage.ops if torch_op_mutates(op.name, op.text)]
     return []
 

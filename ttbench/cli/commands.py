@@ -8,7 +8,7 @@ import time
 
 from .. import hf_zoo, models
 from ..records.findings import SUMMARY_COLUMNS
-from ..core import FRONTEND_STAGES, PROGRAM_STAGES, BadInput, human_bytes
+from ..core import FRONTEND_STAGES, PROGRAM_STAGES, BadInput, human_bytes, StageName
 from ..diff import diff_folders
 from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
@@ -34,7 +34,7 @@ def cmd_bringup(args) -> int:
     if args.run == "ttsim" and args.stage not in (None, "ttnn"):
         raise BadInput(f"--run ttsim replays the TTNN program on the simulator: --stage ttnn (or leave it out), "
                        f"not {args.stage}")
-    if args.stage in PROGRAM_STAGES and args.run == "cuda" or args.stage == "ttir" and args.run == "tt":
+    if args.stage in PROGRAM_STAGES and args.run == "cuda" or args.stage == StageName.TTIR and args.run == "tt":
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
@@ -88,7 +88,7 @@ def cmd_bringup(args) -> int:
     summary = b.findings.summary()
     print(f"\n{b.findings.counts_line()}; per stage:\n"
           f"{summary.text(SUMMARY_COLUMNS) if args.wide else summary.text() + chr(10) + '(--wide: every column)'}")
-    tt = b.stages.get("ttnn")
+    tt = b.stages.get(StageName.TTNN)
     if tt is not None and tt.meta.get("target"):
         extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
         if "const_eval_ops" in tt.meta:

@@ -11,7 +11,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..core import BadInput, MLIR_STAGES, SourceLoc
+from ..core import MLIR_STAGES, BadInput, SourceLoc, StageName
 from ..io import folders
 from ..io.export import FINDINGS, MANIFEST, stage_file
 from ..io.folders import optional_file, read_text
@@ -205,7 +205,7 @@ def load_side(path: str) -> Side:
             try:
                 if name in MLIR_STAGES:
                     entry["ops"] = _mlir_side_ops(text, _weight_hashes(weights))
-                elif name == "onnx":
+                elif name == StageName.ONNX:
                     entry["ops"] = _onnx_side_ops(text)
                 else:
                     entry["ops"] = _fx_side_ops(text)

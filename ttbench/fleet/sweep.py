@@ -14,7 +14,7 @@ import time
 from typing import Optional
 
 from .. import models
-from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, BadInput, ModelFailed, human_bytes
+from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, BadInput, human_bytes, ModelFailed, StageName
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
 from ..proc.children import run_once, watch_parent
@@ -68,7 +68,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
            "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
-    if run and not meta and b.stages.get("stablehlo") is not None and b.stages["stablehlo"].ok:
+    if run and not meta and b.stages.get(StageName.STABLEHLO) is not None and b.stages[StageName.STABLEHLO].ok:
         result = b.run("stablehlo", device="cpu")
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:

@@ -11,6 +11,7 @@ from .. import optional
 from ..proc.children import run_once
 from ..analysis.op_kinds import is_bookkeeping
 from .bringup_html import KIND_COLOURS, findings_by_op
+from ..core import StageName
 
 MAX_NODES = 300
 ZOOM_AFTER = 100  # a graph of more ops squeezed to the cell's width has unreadable text: it scrolls and zooms instead
@@ -93,13 +94,13 @@ def def_use_edges(stage) -> list:
     """(producer op index, user op index) for every value an op uses, in op order: FX through the graph's nodes,
     ONNX through tensor names, MLIR through SSA names (per function: names restart in each)."""
     edges = []
-    if stage.name == "onnx" and stage.module is not None:  # one op per graph node, in order
+    if stage.name == StageName.ONNX and stage.module is not None:  # one op per graph node, in order
         producer = {}
         for index, node in enumerate(stage.module.graph.node):
             edges.extend((producer[name], index) for name in node.input if name in producer)
             producer.update((name, index) for name in node.output if name)
         return edges
-    if stage.name == "fx" and stage.module is not None:
+    if stage.name == StageName.FX and stage.module is not None:
         fx_nodes = {n.name: n for n in stage.module.graph.nodes}
         index_of = {op.attrs.get("node"): op.index for op in stage.ops}
         for op in stage.ops:

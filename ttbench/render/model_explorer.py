@@ -19,7 +19,7 @@ from typing import Optional
 
 from .. import optional
 from ..analysis.op_kinds import is_bookkeeping
-from ..core import GRAPH_STAGES, BadInput, notebook_cell
+from ..core import GRAPH_STAGES, BadInput, notebook_cell, StageName
 from ..io.atomic import write_text_atomic
 from ..proc.scratch import scratch_dir
 from ..proc.servers import start_server
@@ -155,7 +155,7 @@ def overlays(b, stage_name: str, report=None) -> dict:
     """Overlay name -> node data for one stage of `b`."""
     stage = b.stages[stage_name]
     out = {"findings": findings_overlay(stage, b.findings)}
-    if stage_name == "ttnn":
+    if stage_name == StageName.TTNN:
         out["const-eval"] = const_eval_overlay(stage)
     from ..run.drift import DriftReport  # lazy: imports torch (~2.5 s)
 

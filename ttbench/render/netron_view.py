@@ -9,7 +9,7 @@ import os
 import socket
 
 from .. import optional
-from ..core import BadInput
+from ..core import BadInput, StageName
 from ..proc.scratch import scratch_dir
 from ..proc.servers import start_server
 from .served_frame import ServedFrame
@@ -105,7 +105,7 @@ def show(stage, port: int = 0, height: int = 600) -> ServedFrame:
     piece = optional.netron()
     if not piece.available:
         raise BadInput(f"netron is not installed: {piece.hint}")
-    if stage.name != "onnx" or stage.module is None:
+    if stage.name != StageName.ONNX or stage.module is None:
         raise BadInput("netron shows the onnx stage (bring the model up with frontend='onnx')")
     folder = scratch_dir("ttbench-netron-")
     path = os.path.join(folder, "model.onnx")

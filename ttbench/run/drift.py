@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from ..analysis.op_kinds import is_bookkeeping, moves_only
-from ..core import PROGRAM_STAGES, REPORT_BUGS, BadInput, BringupRecord, InternalError, view_method
+from ..core import PROGRAM_STAGES, REPORT_BUGS, BadInput, BringupRecord, InternalError, StageName, view_method
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
@@ -250,7 +250,7 @@ def drift(b: BringupRecord, stage: str = "ttnn", device: str = "cpu", precision:
     if device not in DRIFT_DEVICES:
         raise BadInput(f"drift runs on {' or '.join(DRIFT_DEVICES)} (cpu: the bf16 stand-in in ttbench's "
                        f"interpreter; ttsim: ttnn's kernels on Tenstorrent's simulator), not {device!r}")
-    if device == "ttsim" and stage != "ttnn":
+    if device == "ttsim" and stage != StageName.TTNN:
         raise BadInput(f"drift on ttsim replays the TTNN program: stage='ttnn', not {stage!r}")
     if device == "ttsim" and precision != "bf16":
         raise BadInput("on ttsim the precision is the kernels' own: leave precision out")

@@ -14,7 +14,7 @@ from ..stages.fx import on_meta
 from ..stages.onnx_prepare import graph_inputs
 from .one_op import tensor_leaves
 from ..io.arrays import to_numpy  # noqa: F401 - golden values are handed on as numpy
-from ..core import BringupRecord
+from ..core import BringupRecord, StageName
 
 TORCH_EAGER = "torch (eager, CPU)"
 TORCH_FX_GRAPH = "torch (the captured FX graph on the loaded weights: the model is on the meta device)"
@@ -54,7 +54,7 @@ def golden_outputs(b: BringupRecord) -> tuple:
         # It checks the lowering and the device, not the capture itself: the label says so.
         return captured_graph_outputs(b, "the golden (the captured FX graph run by PyTorch)"), TORCH_FX_GRAPH
     if isinstance(model, torch.nn.Module):
-        capture = b.stages["fx"].meta if "fx" in b.stages else {}
+        capture = b.stages[StageName.FX].meta if StageName.FX in b.stages else {}
         placeholders = [s["placeholder"] for s in capture.get("signature", ()) if s["kind"] == "USER_INPUT"]
         mutations = sorted(capture.get("mutations", ()), key=lambda m: m["output"])
 

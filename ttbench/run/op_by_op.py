@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torch.fx
 
-from ..core import BadInput, BringupRecord, OpByOpMode, Reached
+from ..core import BadInput, BringupRecord, OpByOpMode, Reached, StageName
 from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
 from ..proc.scratch import temp_folder
@@ -275,7 +275,7 @@ def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None,
         raise BadInput("chained op by op feeds each op the device's outputs, and tt is compile-only here (no chip): "
                        "use mode='isolated'")
     if b.frontend == "onnx":
-        if "onnx" not in b.stages or not b.stages["onnx"].ok:
+        if StageName.ONNX not in b.stages or not b.stages[StageName.ONNX].ok:
             raise BadInput("op by op needs the ONNX model, and this bringup has no onnx stage that worked")
     elif b.fx_graph is None:
         raise BadInput(f"op by op needs an FX graph; this {b.frontend} bringup has none (its fx stage failed)")
@@ -394,7 +394,7 @@ def _onnx_chain(b: BringupRecord, timeout, progress, run, prelower, _skipped):
     """Yields each ONNX node's unit after `run(unit)` ran it on the device's values of its producers; each
     node's program is lowered ahead (`prelower`: from the golden values, whose shapes are the chain's)."""
     golden = onnx_values(b, timeout)
-    constants = constant_names(b.stages["onnx"].module)
+    constants = constant_names(b.stages[StageName.ONNX].module)
     locations = onnx_locations(b)
     current = dict(golden)  # name -> value: the device's where it ran, the golden's otherwise
     nodes = onnx_nodes(b)

@@ -6,7 +6,7 @@ import os
 from typing import Optional
 
 from .. import optional
-from ..core import BadInput
+from ..core import BadInput, StageName
 from ..io.arrays import from_numpy, to_numpy
 from ..proc.array_files import load_arrays, save_arrays
 from ..proc.client import WorkerDied, shared_client
@@ -112,7 +112,7 @@ def interpret_ttnn_file(path: str, inputs: list) -> tuple:
     with open(path) as f:
         text = f.read()
     try:
-        run = interpret_text("ttnn", text, [from_numpy(x) for x in inputs])
+        run = interpret_text(StageName.TTNN, text, [from_numpy(x) for x in inputs])
     except NotInterpreted as exc:
         return None, f"not interpreted: {exc}"
     return [to_numpy(t) for t in run.outputs], None

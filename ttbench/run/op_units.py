@@ -8,7 +8,7 @@ from typing import Optional
 import torch
 import torch.fx
 
-from ..core import BringupRecord, ModelFailed, Reached
+from ..core import BringupRecord, ModelFailed, Reached, StageName
 from ..io.arrays import to_numpy
 from ..ir.locations import frames_from_stack_trace, user_frame
 from ..proc.children import ContainedFailure, call_in_fork
@@ -113,7 +113,7 @@ def fx_occurrences(b: BringupRecord, timeout: float, skipped: dict):
 
 
 def onnx_values(b: BringupRecord, timeout: float) -> dict:
-    proto = b.stages["onnx"].module
+    proto = b.stages[StageName.ONNX].module
 
     feeds = {i.name: to_numpy(x) for i, x in zip(graph_inputs(proto), b.example_inputs)}
     try:
@@ -129,18 +129,18 @@ def onnx_values(b: BringupRecord, timeout: float) -> dict:
 
 def onnx_locations(b: BringupRecord) -> dict:
     """ONNX node name -> the PyTorch source line the exporter recorded for it (short form)."""
-    return {op.attrs.get("node"): op.location.short for op in b.stages["onnx"].ops if op.location}
+    return {op.attrs.get("node"): op.location.short for op in b.stages[StageName.ONNX].ops if op.location}
 
 
 def onnx_nodes(b: BringupRecord):
-    proto = b.stages["onnx"].module
+    proto = b.stages[StageName.ONNX].module
     return [(i, n) for i, n in enumerate(proto.graph.node) if n.op_type not in SKIPPED_OPS]
 
 
 def onnx_unit(b: BringupRecord, node, values: dict, constants: set) -> tuple:
     op = f"onnx.{node.op_type}" if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
     try:
-        model, feeds, key = one_node_model(b.stages["onnx"].module, node, values, constants, b.params)
+        model, feeds, key = one_node_model(b.stages[StageName.ONNX].module, node, values, constants, b.params)
     except Exception as exc:  # noqa: BLE001 - a value no tensor type holds (a sequence, strings): a row, not the end
         why = f"cannot be made a model of its own: {type(exc).__name__}: {str(exc).strip()[:200]}"
         return (op, id(node)), Unit("onnx", None, [], [], new_row(op, [], "onnx"), refused=why)
@@ -153,7 +153,7 @@ def onnx_node_name(node, index: int) -> str:
 
 def onnx_occurrences(b: BringupRecord, timeout: float):
     values = onnx_values(b, timeout)
-    constants = constant_names(b.stages["onnx"].module)
+    constants = constant_names(b.stages[StageName.ONNX].module)
     locations = onnx_locations(b)
     for index, node in onnx_nodes(b):
         key, unit = onnx_unit(b, node, values, constants)

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import torch
 
-from ..core import BringupRecord
+from ..core import BringupRecord, StageName
 from ..io.atomic import write_text_atomic
 from ..proc.children import run_once
 from ..proc.scratch import temp_folder
@@ -165,7 +165,7 @@ def simulator_files(b: BringupRecord, report, progress: bool = True) -> dict:
     if not failing:
         return {}
     indices = {int(row.nodes[0].lstrip("#")): row for row in failing}
-    program = parse_program("ttnn", b.stages["ttnn"].full_text())
+    program = parse_program(StageName.TTNN, b.stages[StageName.TTNN].full_text())
     run = interpret(program, list(b.argument_values), record=True, inputs_of=frozenset(indices))
     ops = {p.op.index: p for p in program.ops()}
     files: dict = {}

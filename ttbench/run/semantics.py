@@ -127,13 +127,13 @@ def _mentions_a_reading(ttnn) -> bool:
 
 
 def semantic_findings(b: BringupRecord) -> tuple:
-    ttnn = b.stages.get("ttnn")
-    source = b.stages.get("fx") if b.fx_graph is not None else b.stages.get("onnx")
+    ttnn = b.stages.get(StageName.TTNN)
+    source = b.stages.get(StageName.FX) if b.fx_graph is not None else b.stages.get(StageName.ONNX)
     if ttnn is None or not ttnn.ok or source is None or not source.ok or not _mentions_a_reading(ttnn) or \
             b.missing_values():
         return [], {}
     try:
-        run = interpret_text("ttnn", ttnn.full_text(), list(b.argument_values), record=True)
+        run = interpret_text(StageName.TTNN, ttnn.full_text(), list(b.argument_values), record=True)
         sites = _reading_sites(ttnn, run)
         if not sites:
             return [], {}

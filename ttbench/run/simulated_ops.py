@@ -19,7 +19,7 @@ from typing import Optional
 
 import torch
 
-from ..core import REPORT_BUGS, BadInput, BringupRecord, InternalError, OpByOpMode, OpOutcome, Reached
+from ..core import REPORT_BUGS, BadInput, BringupRecord, InternalError, OpByOpMode, OpOutcome, Reached, StageName
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..records.results import OpByOpReport, OpRow, OutputCheck
@@ -113,13 +113,13 @@ def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
 
 
 def _program_and_results(b: BringupRecord) -> tuple:
-    if "ttnn" not in b.stages:
+    if StageName.TTNN not in b.stages:
         raise BadInput(f"this {b.frontend} bringup has no ttnn stage (bring it up with tt=True)")
-    s = b.stages["ttnn"]
+    s = b.stages[StageName.TTNN]
     if not s.ok:
         raise BadInput(f"op by op on the simulator runs the TTNN program, and ttnn did not compile: {s.error}")
     try:
-        program = parse_program("ttnn", s.full_text())  # the text as it is now: a user's edit included
+        program = parse_program(StageName.TTNN, s.full_text())  # the text as it is now: a user's edit included
         run = interpret(program, list(b.argument_values), record=True)
     except Unsupported as exc:
         raise BadInput(f"op by op on the simulator compares each op with ttbench's interpreter, which cannot run "
@@ -223,8 +223,8 @@ def op_by_op_report(b: BringupRecord, done: SimulatedOps, pcc: float, atol: floa
         if done.mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
             first = row
         rows.append(row)
-    return OpByOpReport(model=b.model_name, stage="ttnn", device="ttsim", mode=done.mode, min_pcc=pcc, rows=rows,
-                        total_ops=len(rows), seconds=0.0, first_divergence=first, frontend=b.frontend)
+    return OpByOpReport(model=b.model_name, stage=StageName.TTNN, device="ttsim", mode=done.mode, min_pcc=pcc,
+                        rows=rows, total_ops=len(rows), seconds=0.0, first_divergence=first, frontend=b.frontend)
 
 
 def producers() -> tuple:

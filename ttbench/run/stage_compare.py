@@ -18,7 +18,7 @@ import numpy as np
 
 from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
-from ..core import PROGRAM_STAGES, VALUE_STAGES, BadInput, BringupRecord, Op
+from ..core import PROGRAM_STAGES, VALUE_STAGES, BadInput, BringupRecord, Op, StageName
 from ..records.comparison import OpMatch, StageComparison
 from .compare import pcc as pearson
 from ..tt.interp import ACTIVATIONS, refusal
@@ -269,7 +269,7 @@ def _against_simulator(b: BringupRecord, reference_stage: str, min_pcc: float, t
     """ttnn -> ttsim: the same program's ops in ttbench's interpreter and on the simulator, each op on the
     interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device. The ops
     and their outcomes are the simulator op-by-op report's (one classifier: simulated_ops.verdicts)."""
-    if reference_stage != "ttnn":
+    if reference_stage != StageName.TTNN:
         raise BadInput(f"'ttsim' replays the TTNN program: compare it with 'ttnn' (got {reference_stage!r})")
     t0 = time.perf_counter()
     try:
@@ -299,7 +299,7 @@ def simulator_comparison(b: BringupRecord, done: SimulatedOps, min_pcc: float) -
 
 
 def _simulator_record(b: BringupRecord, min_pcc: float) -> StageComparison:
-    result = StageComparison(model=b.model_name, reference_stage="ttnn", stage="ttsim", min_pcc=min_pcc)
+    result = StageComparison(model=b.model_name, reference_stage=StageName.TTNN, stage="ttsim", min_pcc=min_pcc)
     reference_producer, producer = producers()
     result.reference_producer, result.producer = f"{interpreter_device('ttnn')}: {reference_producer}", producer
     return result

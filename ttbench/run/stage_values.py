@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..core import PROGRAM_STAGES, REPORT_BUGS, VALUE_STAGES, BadInput, BringupRecord
+from ..core import PROGRAM_STAGES, REPORT_BUGS, VALUE_STAGES, BadInput, BringupRecord, StageName
 from ..io.arrays import to_numpy
 from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
@@ -51,7 +51,7 @@ def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: f
         raise NotRun(f"{stage} did not compile: {s.error}")
     if stage in PROGRAM_STAGES:
         return _interpreted(b, stage, precision)
-    if stage == "stablehlo":
+    if stage == StageName.STABLEHLO:
         return _stablehlo(b, timeout)
     return _torchfx(b)
 
@@ -78,7 +78,7 @@ def _interpret_recorded(b: BringupRecord, stage: str, precision: str = "ir", inp
 def _stablehlo(b: BringupRecord, timeout: float) -> StageValues:
     from torch_mlir import ir
 
-    s = b.stages["stablehlo"]
+    s = b.stages[StageName.STABLEHLO]
     if s.module is None:
         raise NotRun("the stablehlo stage has no live module to add outputs to (read back from text)")
     mismatch = signature_mismatch(s.module, b.arguments, b.argument_values)
@@ -122,21 +122,21 @@ def _stablehlo(b: BringupRecord, timeout: float) -> StageValues:
         ops.append(op)
         values[id(op)] = [np.asarray(a) for a in arrays[at:at + count]]
         at += count
-    return StageValues("stablehlo", "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
+    return StageValues(StageName.STABLEHLO, "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
 
 
 def _torchfx(b: BringupRecord) -> StageValues:
-    if b.fx_graph is None or "fx" not in b.stages:
+    if b.fx_graph is None or StageName.FX not in b.stages:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
-    fx_ops = {op.attrs.get("node"): op for op in b.stages["fx"].ops}
+    fx_ops = {op.attrs.get("node"): op for op in b.stages[StageName.FX].ops}
     try:
         recorded = fx_node_values(b.fx_graph, b.argument_values, set(fx_ops))
     except ContainedFailure as exc:
         raise NotRun(str(exc)) from exc
     recorded = {name: [to_numpy(t) for t in tensors] for name, tensors in recorded.items()}
     ops = [fx_ops[name] for name in recorded]
-    return StageValues("torchfx", "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
+    return StageValues(StageName.TORCHFX, "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
                        {id(fx_ops[name]): v for name, v in recorded.items()})
 
 

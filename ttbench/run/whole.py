@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..core import PROGRAM_STAGES, REPORT_BUGS, RUNNABLE_STAGES, BadInput, BringupRecord
+from ..core import PROGRAM_STAGES, REPORT_BUGS, RUNNABLE_STAGES, BadInput, BringupRecord, StageName
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
@@ -105,17 +105,17 @@ def run_stage(b: BringupRecord, stage: str = "stablehlo", device: str = "cpu", a
     if stage in PROGRAM_STAGES and device == "cpu":
         return _run_interpreted(b, stage, atol, rtol, pcc, expected, precision)
     if device == "ttsim":
-        if stage != "ttnn":
+        if stage != StageName.TTNN:
             raise BadInput(f"device='ttsim' replays the TTNN program as ttnn calls; {stage!r} is not one (use "
                            f"stage='ttnn', or device='cpu' for ttbench's interpreter)")
         return _run_simulated(b, atol, rtol, pcc, expected, timeout)
-    result = RunResult(model=b.model_name, stage=stage, device=device if stage != "fx" else "torch-cpu",
+    result = RunResult(model=b.model_name, stage=stage, device=device if stage != StageName.FX else "torch-cpu",
                        executed=False, ok=False, message="", atol=atol, rtol=rtol, min_pcc=pcc)
     s = b.stages[stage]
     if not s.ok:
         result.message = f"{stage} did not compile: {s.error}"
         return result
-    if stage == "fx":
+    if stage == StageName.FX:
         try:
             arrays = _run_fx(b)
         except ContainedFailure as exc:
@@ -129,14 +129,15 @@ def run_stage(b: BringupRecord, stage: str = "stablehlo", device: str = "cpu", a
         if not dev.usable:
             result.message = dev.reason
             return result
-        mismatch = signature_mismatch(b.stages["stablehlo"].module if "stablehlo" in b.stages else None,
+        mismatch = signature_mismatch(b.stages[StageName.STABLEHLO].module if StageName.STABLEHLO in b.stages else None,
                                       b.arguments, b.argument_values)
         if mismatch:  # never feed buffers to the wrong parameters: that ran to a silent NaN once
             result.message = f"not run: {mismatch}"
             return result
         if dev.name == "tt":  # the plugin compiles the StableHLO it was handed at the ttir stage (roles marked)
-            text = b.stages["ttir"].artifacts.get("ttir.input.stablehlo.mlir") if "ttir" in b.stages else None
-            text = text or legalize_for_tt(b.stages["stablehlo"].full_text())
+            text = (b.stages[StageName.TTIR].artifacts.get("ttir.input.stablehlo.mlir")
+                    if StageName.TTIR in b.stages else None)
+            text = text or legalize_for_tt(b.stages[StageName.STABLEHLO].full_text())
         else:
             text = pjrt_text(s.full_text())
         inputs = [to_numpy(v) for v in b.argument_values]
@@ -206,14 +207,14 @@ def simulator_device() -> str:
 
 def _run_simulated(b: BringupRecord, atol, rtol, pcc, expected, timeout) -> RunResult:
     """The TTNN program replayed as ttnn calls on Tenstorrent's simulator (tt/sim)."""
-    result = RunResult(model=b.model_name, stage="ttnn", device=simulator_device(), executed=False, ok=False,
+    result = RunResult(model=b.model_name, stage=StageName.TTNN, device=simulator_device(), executed=False, ok=False,
                        message="", atol=atol, rtol=rtol, min_pcc=pcc, produced_by=SIM_PRODUCER)
-    s = b.stages["ttnn"]
+    s = b.stages[StageName.TTNN]
     if not s.ok:
         result.message = f"not run: ttnn did not compile: {s.error}"
         return result
     try:
-        program = parse_program("ttnn", s.full_text())  # the text as it is now: a user's edit included
+        program = parse_program(StageName.TTNN, s.full_text())  # the text as it is now: a user's edit included
     except ProgramUnreadable as exc:
         result.message = f"not run: {exc}"
         return result

@@ -22,7 +22,7 @@ import torch.fx
 
 from ..proc.children import ContainedFailure, Forked
 from .. import core
-from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage
+from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, StageName
 from ..ir.locations import frames_from_stack_trace, user_frame
 
 
@@ -312,7 +312,7 @@ def capture_export(model, inputs: tuple, params: str):
         arguments.append(_arg_info(spec.target or spec.arg.name, role, value))
         values.append(value)
     to_import = inline_placeholders(gm, to_inline) if to_inline else gm
-    stage = Stage(name="fx", ok=True, module=gm, seconds=time.perf_counter() - t0)
+    stage = Stage(name=StageName.FX, ok=True, module=gm, seconds=time.perf_counter() - t0)
     stage.text = _graph_text(gm, arguments, "torch.export ExportedProgram (run_decompositions: torch-mlir table)") \
         + "\n# graph signature\n" + "\n".join("# " + l for l in str(program.graph_signature).splitlines()) + "\n"
     stage.ops = fx_ops(gm)
@@ -529,7 +529,7 @@ def capture_dynamo(model, inputs: tuple, params: str, functionalize: bool = Fals
             weights[node.target] = ("constant", value)
             constants.append(constant_record(node.target, "constant", value))
     to_import = inline_placeholders(aten_gm, to_inline) if to_inline else aten_gm
-    stage = Stage(name="fx", ok=True, module=gm, seconds=time.perf_counter() - t0)
+    stage = Stage(name=StageName.FX, ok=True, module=gm, seconds=time.perf_counter() - t0)
     stage.text = _graph_text(gm, [_arg_info(n, r, v) for _, n, r, v in roles],
                              "torch.compile (dynamo) graph, as handed to the backend") \
         + "\n# aten graph after make_fx (what torch-mlir imports)\n" + _graph_text(aten_gm, arguments, "make_fx")

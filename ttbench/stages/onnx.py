@@ -13,7 +13,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from ..core import ArgInfo, Op, Stage
+from ..core import ArgInfo, Op, Stage, StageName
 from ..ir.locations import frames_from_stack_trace, location_name, module_location_name, user_frame
 from ..ir.walk import main_function, stage_operations
 from .fx import constant_record
@@ -102,7 +102,7 @@ def capture_onnx(model, inputs, params: str, dims: Optional[dict] = None):
         module = node_modules[node.name] = _module_of_scopes(meta.get(NAME_SCOPES_KEY))
         ops.append(Op(index=len(ops), name=f"onnx.{node.op_type}", location=user_frame(chain), chain=chain,
                       text=onnx.helper.printable_node(node), attrs={"node": node.name}, module=module))
-    stage = Stage(name="onnx", ok=True, module=proto, ops=ops, seconds=time.perf_counter() - t0)
+    stage = Stage(name=StageName.ONNX, ok=True, module=proto, ops=ops, seconds=time.perf_counter() - t0)
     stage.text = onnx_text(proto, ops)
     stage.meta = {"opset": [f"{o.domain or 'ai.onnx'}:{o.version}" for o in proto.opset_import],
                   "initializers": len(proto.graph.initializer), "producer": proto.producer_name,

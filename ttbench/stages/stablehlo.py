@@ -5,6 +5,7 @@ import time
 
 from ..proc.passes import PendingPipelines, start_pipelines
 from .mlir_stage import mlir_stage, run_pipelines
+from ..core import StageName
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
                  "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})")
@@ -23,7 +24,7 @@ def lower(started: PendingPipelines):
     """A started lowering -> (the StableHLO Stage, its module). The stage's seconds run from the lowering's start
     (it overlaps the reading of the torchfx stage)."""
     module = started.result()
-    return mlir_stage("stablehlo", module, time.monotonic() - started.started), module
+    return mlir_stage(StageName.STABLEHLO, module, time.monotonic() - started.started), module
 
 
 def lowered_module(torch_module, onnx: bool = False, contained: bool = False):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from .. import core
-from ..core import CompilerFailure
+from ..core import CompilerFailure, StageName
 from ..ir.locations import frames_from_stack_trace, location_name, module_location_name
 from ..proc.children import ContainedFailure, call_in_fork
 from .mlir_stage import stage_beside
@@ -28,7 +28,7 @@ def import_fx(capture, start_next):
     that both run at once). Placeholders become function arguments in `capture.arguments` order."""
     t0 = time.perf_counter()
     module = fx_module(capture)
-    return stage_beside("torchfx", module, time.perf_counter() - t0, start_next)
+    return stage_beside(StageName.TORCHFX, module, time.perf_counter() - t0, start_next)
 
 
 def fx_module(capture, context=None):
@@ -80,7 +80,7 @@ def import_onnx(capture, start_next):
     line the ONNX exporter recorded for its node; `start_next(module)`, as import_fx)."""
     t0 = time.perf_counter()
     module = onnx_module(capture)
-    return stage_beside("torchfx", module, time.perf_counter() - t0, start_next)
+    return stage_beside(StageName.TORCHFX, module, time.perf_counter() - t0, start_next)
 
 
 def onnx_module(capture, contained: bool = False, context=None):

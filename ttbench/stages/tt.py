@@ -6,7 +6,7 @@ import os
 import pathlib
 import shutil
 
-from ..core import PROGRAM_STAGES, Stage
+from ..core import PROGRAM_STAGES, Stage, StageName
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
 from ..ir.walk import main_function
 from ..proc.scratch import remove_orphans, scratch_dir, temp_dir
@@ -94,8 +94,8 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
         for name in PROGRAM_STAGES:
             path = result.files.get(name)
             # One compile makes both stages: its time is ttir's, so tables and sums count it once.
-            seconds = result.seconds if name == "ttir" else 0.0
-            if path and (result.ok or name == "ttir"):
+            seconds = result.seconds if name == StageName.TTIR else 0.0
+            if path and (result.ok or name == StageName.TTIR):
                 stage = _file_stage(name, path, seconds, dict(meta))
             else:
                 stage = Stage(name=name, ok=False, seconds=seconds, meta=dict(meta),
@@ -103,7 +103,7 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
             stages.append(stage)
         ttir, ttnn = stages
         if not ttir.ok:
-            ttnn = Stage.skipped("ttnn", "ttir")
+            ttnn = Stage.skipped(StageName.TTNN, StageName.TTIR)
         elif not result.ok:
             # TTIR came out but a later step failed: TTIR stays, the error belongs to ttnn.
             ttnn.error = f"ttnn: {result.error}"

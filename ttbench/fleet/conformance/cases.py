@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ...core import PROGRAM_STAGES, BadInput
+from ...core import PROGRAM_STAGES, BadInput, StageName
 from ...proc import array_files
 from ...proc.array_files import load_arrays, save_arrays
 from ...proc.children import kill_group, start
@@ -131,10 +131,10 @@ def through_ttbench(case, tt: bool) -> dict:
         wrong = _compare_outputs(result.arrays, list(expected), case) if result.arrays else _first_line(result.message)
         row["cpu"] = "match" if wrong is None else ("mismatch" if result.arrays else "error")
         row["error"] = None if wrong is None else f"cpu: {wrong}"
-    if tt and "ttnn" in b.stages and b.stages["stablehlo"].ok:
-        row["tt"] = "ttnn" if b.stages["ttnn"].ok else "failed"
-        if not b.stages["ttnn"].ok and row["error"] is None:
-            row["error"] = _first_line(b.stages["ttir"].error)
+    if tt and StageName.TTNN in b.stages and b.stages[StageName.STABLEHLO].ok:
+        row["tt"] = "ttnn" if b.stages[StageName.TTNN].ok else "failed"
+        if not b.stages[StageName.TTNN].ok and row["error"] is None:
+            row["error"] = _first_line(b.stages[StageName.TTIR].error)
     return row
 
 
