@@ -20,17 +20,17 @@ from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_
 from .hoist import HOIST_TARGETS, hoist_constants
 from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
+from .proc.passes import prestart_worker
 from .progress import StageBar, in_notebook, quiet_framework_warnings
+from .records.comparison import StageComparison
+from .records.results import NoFailingOp, OpByOpReport
 from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
-from .records.results import NoFailingOp, OpByOpReport
 from .run.repro import divergence_facts, divergence_files, simulator_files
 from .run.semantics import semantic_findings
-from .records.comparison import StageComparison
 from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
-from .proc.passes import prestart_worker
 from .stages.mlir_stage import compiler_error
 from .stages.tt import compile_tt
 from .tt import plugin as tt_plugin

@@ -1,4 +1,4 @@
-"""A document (ttbench/document.py) as one HTML page: every text escaped, links kept relative to the page."""
+"""A document (records/document.py) as one HTML page: every text escaped, links kept relative to the page."""
 from __future__ import annotations
 
 import html
