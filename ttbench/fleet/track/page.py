@@ -13,8 +13,6 @@ from ...records.document import Document, Link, Section, Table
 from ...io.markdown import document_markdown
 from ...render.document import document_html
 
-STAGE_PCC = PCC_STAGES
-
 
 def model_rows(result) -> list:
     """One row per architecture: furthest stage per frontend, PCC per stage (export), seconds, the failure."""
@@ -25,7 +23,7 @@ def model_rows(result) -> list:
         entry["furthest"][r["frontend"]] = r.get("furthest") or "-"
         entry["seconds"] += float(r.get("seconds") or 0)
         if r["frontend"] == "export":
-            entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in STAGE_PCC}
+            entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in PCC_STAGES}
             entry["notes"] = r.get("stage_notes") or {}
         if r.get("failed_stage") or r.get("run_ok") is False:
             entry["failures"].append({"frontend": r["frontend"], "stage": r.get("failed_stage") or "run",
@@ -118,9 +116,9 @@ def architecture_table(models: list, error_chars: int) -> tuple:
     run took (export always, onnx and dynamo where any row has them)."""
     taken = {f for m in models for f in m["furthest"]}
     shown = ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
-    header = ("model", *shown, *(f"pcc {s}" for s in STAGE_PCC), "seconds", "failure")
+    header = ("model", *shown, *(f"pcc {s}" for s in PCC_STAGES), "seconds", "failure")
     rows = [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
-             *(_pcc(m["pcc"].get(s)) for s in STAGE_PCC), f"{m['seconds']:.0f}",
+             *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES), f"{m['seconds']:.0f}",
              "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
                        for f in m["failures"])] for m in models]
     return header, rows
