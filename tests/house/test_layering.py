@@ -19,6 +19,7 @@ LAYERS = (
     ("tt programs and plugin", ("tt",)),
     ("stages", ("stages",)),
     ("analysis", ("analysis",)),
+    ("compare", ("compare",)),  # the one place a PCC, an allclose or an outcome is decided
     ("run", ("run",)),
     ("transforms and export", ("hoist", "diff", "io.export")),
     ("pipeline", ("pipeline", "hf_zoo", "models", "targets")),

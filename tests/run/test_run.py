@@ -137,7 +137,7 @@ def test_bad_run_requests_are_one_line_errors(zoo_bringup, call, message):
 
 
 def test_compare_metrics():
-    from ttbench.run.compare import compare, pcc
+    from ttbench.compare.values import compare, pcc
 
     x = np.linspace(-1, 1, 100, dtype=np.float32)
     assert pcc(x, x) == pytest.approx(1.0) and pcc(x, -x) == pytest.approx(-1.0)

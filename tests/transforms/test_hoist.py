@@ -8,7 +8,7 @@ import ttbench as tb
 from ttbench.analysis.const_eval import const_eval_report
 from ttbench.hoist import Hoisted, hoist_constants
 from ttbench.proc.client import shared_client
-from ttbench.run.compare import compare
+from ttbench.compare.values import compare
 from ttbench.run.whole import pjrt_text, run_text_on_device
 
 MIN_NUMEL = 1024

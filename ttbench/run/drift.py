@@ -34,6 +34,7 @@ import numpy as np
 import torch
 
 from ..analysis.op_kinds import is_bookkeeping, moves_only
+from ..compare.values import pcc
 from ..core import PROGRAM_STAGES, REPORT_BUGS, BadInput, BringupRecord, InternalError, StageName, view_method
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
@@ -41,7 +42,6 @@ from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import Program, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, simulate
 from ..tt.sim.executor import COMPUTE_CONFIG_KINDS, available as sim_available
-from .compare import pcc
 
 DRIFT_DEVICES = ("cpu", "ttsim")
 DRIFT_PRECISIONS = ("bf16",)

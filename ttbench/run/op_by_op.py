@@ -28,12 +28,12 @@ import numpy as np
 import torch
 import torch.fx
 
+from ..compare.values import compare, mismatch
 from ..core import BadInput, BringupRecord, OpByOpMode, Reached, StageName
 from ..io.arrays import from_numpy
 from ..proc.client import WorkerDied, shared_client
 from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
-from .compare import compare
 from .devices import device as find_device
 from .one_op import make_spec, spec_key
 from .onnx_nodes import constant_names
@@ -231,9 +231,8 @@ class _Rows:
         abs_errors = [c["max_abs_error"] for c in cmps if c["max_abs_error"] is not None]
         row.max_abs_error = max(abs_errors, default=None)
         row.ok = all(c["ok"] for c in cmps)
-        if not row.ok and row.error is None:
-            row.error = f"pcc {row.pcc:.6f} below {self.min_pcc}" if row.pcc is not None and row.pcc < self.min_pcc \
-                else "not allclose"
+        if not row.ok and row.error is None:  # the worst PCC over the outputs, or the values not allclose
+            row.error = mismatch({"pcc": row.pcc} if row.pcc is not None else {}, self.min_pcc)
         return arrays
 
     def rerun(self, index: int) -> OpRow:

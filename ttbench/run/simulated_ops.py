@@ -14,102 +14,23 @@ chained:  the program as the chip would run it, each op on the simulated values 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Optional
 
 import torch
 
-from ..core import REPORT_BUGS, BadInput, BringupRecord, InternalError, OpByOpMode, OpOutcome, Reached, StageName
+from ..compare.outcomes import DEFAULT_ATOL, DEFAULT_RTOL, NOT_RUN_OPS, verdicts
+from ..compare.values import mismatch
+from ..core import BadInput, BringupRecord, InternalError, OpByOpMode, StageName
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
-from ..records.results import OpByOpReport, OpRow, OutputCheck
+from ..records.results import OpByOpReport, OpRow
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
-from ..tt.program import Program, ProgramError, ProgramOp, parse_program
-from ..tt.sim.executor import (DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated, Simulated,
-                               simulate)
-from .compare import compare
+from ..tt.program import Program, ProgramError, parse_program
+from ..tt.sim.executor import (DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated,
+                               SimulatedOps, simulate)
 
-# Ops with no value of their own to compare: bookkeeping and const-eval call sites (their callees' ops are run).
-_NOT_RUN = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")
 PCC_FROM = "ttsim against ttbench's interpreter of the same TTNN program"
-# A simulated op's value agrees with the interpreter's when its PCC reaches the threshold and it is allclose at these
-# tolerances (bf16 kernels against the IR's arithmetic), unless the caller gives its own.
-DEFAULT_ATOL = DEFAULT_RTOL = 1e-2
 MAX_RESTARTS = 50  # isolated: fresh children after simulator aborts, before the rest is given up
-
-
-class SimulatedOps:
-    """One op-by-op pass: the program, the interpreter's results, the simulator's per-op values and how each op
-    ended (a value, ttnn's refusal, a simulator abort, or not reached)."""
-
-    def __init__(self, program: Program, interpreted: dict, mode: str):
-        self.program, self.interpreted, self.mode = program, interpreted, mode
-        self.values: dict = {}
-        self.seconds: dict = {}
-        self.host_ops: set = set()
-        self.refused: dict = {}  # op index -> what ttnn said
-        self.internal: dict = {}  # op index -> the replay's own failure (ttbench's bug)
-        self.aborted: dict = {}  # op index -> what the simulator said when it stopped there
-        self.stopped_at: Optional[int] = None  # chained: the abort after which nothing has a value
-
-    def add(self, run: Simulated) -> None:
-        self.values.update(run.values)
-        self.seconds.update(run.op_seconds)
-        self.host_ops.update(run.host_ops)
-        self.refused.update(run.op_errors)
-        self.internal.update(run.internal_errors)
-        if run.aborted_at is not None:
-            (self.refused if run.refused else self.aborted)[run.aborted_at] = run.abort_line
-
-    def failure(self, index: int) -> Optional[tuple]:
-        """(how far the op got, what stopped it) for an op that gave no value because something stopped it: the
-        replay's own bug, a simulator abort (the op reached the simulator) or ttnn's refusal; None otherwise."""
-        if index in self.internal:
-            return Reached.TTNN, f"internal error in ttbench's ttsim replay: {self.internal[index]} ({REPORT_BUGS})"
-        if index in self.aborted:
-            return Reached.TTSIM, f"the simulator aborted: {self.aborted[index]}"
-        if index in self.refused:
-            return Reached.TTNN, f"ttnn refused it: {self.refused[index]}"
-        return None
-
-
-@dataclass
-class OpVerdict:
-    """How one op of the program ended in a replay, with its value's check against the interpreter's."""
-    op: ProgramOp
-    outcome: OpOutcome
-    furthest: Reached  # TTSIM: the simulator ran it; TTNN: it never ran there
-    detail: str = ""  # what stopped it, or why there is nothing to compare
-    check: Optional[OutputCheck] = None  # COMPARED: its value against the interpreter's
-
-
-def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
-             rtol: float = DEFAULT_RTOL) -> list[OpVerdict]:
-    """Every op of the replayed program that has a value of its own, in program order, with its outcome: the one
-    place a replay's ops are classified, so the op-by-op report and the stage comparison list the same ops."""
-    out = []
-    for p in done.program.ops():
-        if p.name in _NOT_RUN:
-            continue
-        index = p.op.index
-        failure = done.failure(index)
-        if failure is not None:
-            outcome = OpOutcome.INTERNAL if index in done.internal else \
-                OpOutcome.ABORTED if index in done.aborted else OpOutcome.REFUSED
-            out.append(OpVerdict(p, outcome, furthest=failure[0], detail=failure[1]))
-        elif index in done.values:
-            reference = done.interpreted.get(index)
-            if not reference or not isinstance(reference[0], torch.Tensor):
-                out.append(OpVerdict(p, OpOutcome.NO_VALUE, Reached.TTSIM, "the interpreter recorded no value for this op"))
-            else:
-                check = compare(done.values[index], to_numpy(reference[0]), atol, rtol, min_pcc)
-                out.append(OpVerdict(p, OpOutcome.COMPARED, Reached.TTSIM, check=check))
-        elif done.stopped_at is not None:
-            out.append(OpVerdict(p, OpOutcome.NOT_REACHED, Reached.TTNN,
-                                 f"not run: the replay stopped at op #{done.stopped_at}"))
-        else:
-            out.append(OpVerdict(p, OpOutcome.NO_VALUE, Reached.TTNN, "no value: the op produced no tensor"))
-    return out
 
 
 def _program_and_results(b: BringupRecord) -> tuple:
@@ -159,7 +80,7 @@ def simulate_ops(b: BringupRecord, mode: str = "isolated", timeout: Optional[flo
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(OpByOpMode)}")
     program, interpreted = _program_and_results(b)
     result = SimulatedOps(program, interpreted.results, mode)
-    ops = [p for p in program.ops() if p.name not in _NOT_RUN]
+    ops = [p for p in program.ops() if p.name not in NOT_RUN_OPS]
     arguments = [to_numpy(v) for v in b.argument_values]
     with progress_bar(len(ops), f"{b.model_name} ttnn ops on ttsim", progress) as bar:
         tick = lambda index: bar.update(1)  # noqa: E731
@@ -216,8 +137,7 @@ def op_by_op_report(b: BringupRecord, done: SimulatedOps, pcc: float, atol: floa
             row.pcc_from = PCC_FROM
             row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
             if not row.ok:
-                row.error = check.get("error") or (f"pcc {row.pcc:.6f} below {pcc}" if row.pcc < pcc
-                                                   else "not allclose")
+                row.error = mismatch(check, pcc)
         if op.index in done.values and op.index in done.host_ops:
             row.note = "computed on the host: the ttnn wheel lacks this op"
         if done.mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:

@@ -11,19 +11,19 @@ order whose PCC falls below `min_pcc` is the first divergence, with its source l
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
 from ..analysis.fusion import fused_activation_kinds
 from ..analysis.op_kinds import COMPOSED_ACTIVATIONS, KIND_CLASSES, MOVEMENT_SUFFIXES, kinds_of
+from ..compare.alignment import PERFECT, agrees, best_alignment
+from ..compare.outcomes import verdicts
 from ..core import PROGRAM_STAGES, VALUE_STAGES, BadInput, BringupRecord, Op, StageName
 from ..records.comparison import OpMatch, StageComparison
-from .compare import pcc as pearson
 from ..tt.interp import ACTIVATIONS, refusal
-from ..tt.sim.executor import NotSimulated
-from .simulated_ops import SimulatedOps, producers, simulate_ops, verdicts
+from ..tt.sim.executor import NotSimulated, SimulatedOps
+from .simulated_ops import producers, simulate_ops
 from .stage_values import NotRun, stage_values
 from .whole import interpreter_device
 
@@ -57,59 +57,6 @@ def _key(op: Op):
     return op.location.file, op.location.line, op.module
 
 
-def _alignments(ref: np.ndarray, shape: tuple):
-    """(label, ref's elements arranged as `shape`) for each layout the two stages may differ by."""
-    if ref.shape == shape:
-        yield "same", ref
-        return
-    if ref.size != math.prod(shape):
-        return
-    yield "reshaped", ref.reshape(shape)
-    if ref.ndim == 4 and len(shape) == 4:
-        n, c, h, w = ref.shape
-        if shape == (1, 1, n * h * w, c):
-            yield "NCHW -> flattened NHWC", ref.transpose(0, 2, 3, 1).reshape(shape)
-        if shape == (n, h, w, c):
-            yield "NCHW -> NHWC", ref.transpose(0, 2, 3, 1)
-        if ref.shape[:2] == (1, 1) and len(shape) == 4:
-            n2, c2, h2, w2 = shape
-            if ref.shape == (1, 1, n2 * h2 * w2, c2):
-                yield "flattened NHWC -> NCHW", ref.reshape(n2, h2, w2, c2).transpose(0, 3, 1, 2)
-
-
-_PERFECT = 1.0 - 1e-9  # a match no other candidate can beat: the search stops there
-
-
-def _compare_value(v64: np.ndarray, ref: np.ndarray):
-    """(pcc, max abs error, layout, allclose) of the best alignment of ref to the value `v64` (float64), or None
-    when none fits."""
-    best = None
-    for label, aligned in _alignments(np.asarray(ref), tuple(v64.shape)):
-        a64 = np.asarray(aligned, dtype=np.float64)
-        if np.array_equal(v64, a64):  # bit-equal (the common case between TTIR and TTNN): nothing to measure
-            return 1.0, 0.0, label, True
-        if np.isfinite(a64).all() and np.isfinite(v64).all():  # the common case, in few passes
-            diff = np.abs(v64 - a64)
-            max_abs = float(diff.max()) if diff.size else 0.0
-            p = pearson(v64, a64)
-            # PCC means nothing on a near-constant tensor (a mask, a variance of equal rows): values this close
-            # are the same value whatever PCC says (numpy's allclose, rtol 1e-4, atol 1e-6).
-            close = bool((diff <= 1e-6 + 1e-4 * np.abs(a64)).all())
-        else:  # masks (-inf) and NaNs: the same non-finite values at the same places, then PCC of the rest
-            finite = np.isfinite(v64) & np.isfinite(a64)
-            same_rest = np.array_equal(np.nan_to_num(v64[~finite]), np.nan_to_num(a64[~finite])) and \
-                np.array_equal(np.isnan(v64[~finite]), np.isnan(a64[~finite]))
-            p = pearson(v64[finite], a64[finite]) if same_rest else 0.0
-            with np.errstate(invalid="ignore"):
-                diff = np.abs(v64 - a64)
-            same = (v64 == a64) | (np.isnan(v64) & np.isnan(a64))
-            max_abs = float(np.where(same, 0.0, diff).max()) if diff.size else 0.0
-            close = bool(np.allclose(v64, a64, rtol=1e-4, atol=1e-6, equal_nan=True))
-        if best is None or (close, p) > (best[3], best[0]):
-            best = (p, max_abs, label, close)
-    return best
-
-
 def _closest(value: np.ndarray, candidates, ref, kinds=None):
     """(pcc, max abs error, layout, close), the candidate op whose value is closest to `value` among those of one of
     `kinds` (any kind when None), and how many candidates fit its shape; (None, None, 0) when none does."""
@@ -121,19 +68,15 @@ def _closest(value: np.ndarray, candidates, ref, kinds=None):
         for ref_value in ref.values[id(candidate)]:
             if ref_value.size != v64.size:
                 continue
-            found = _compare_value(v64, ref_value)
+            found = best_alignment(v64, ref_value)
             if found is None:
                 continue
             fitting += 1
             if best is None or (found[3], found[0]) > (best[3], best[0]):
                 best, best_ref = found, candidate
-                if best[3] and best[0] >= _PERFECT:  # agreeing: the fitting count no longer matters
+                if best[3] and best[0] >= PERFECT:  # agreeing: the fitting count no longer matters
                     return best, best_ref, fitting
     return best, best_ref, fitting
-
-
-def _agrees(found, min_pcc: float) -> bool:
-    return found[0] >= min_pcc or found[3]
 
 
 def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: float = 0.999, precision: str = "ir",
@@ -191,20 +134,20 @@ def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: 
         movement = op.name.endswith(MOVEMENT_SUFFIXES)
         kinds = None if movement else _kinds(op)
         best, best_ref, fitting = _closest(value, by_module.get(module_key, ()), ref, kinds)
-        if best is None or not _agrees(best, min_pcc):
+        if best is None or not agrees(best, min_pcc):
             # A fusion: the op holds the value of another op of its line, of any kind or module (a conv with its
             # batch norm folded in, a matmul with its bias). Agreeing with one of them is no divergence.
             fused, fused_ref, _ = _closest(value, by_line.get(line_key, ()), ref)
-            if fused is not None and _agrees(fused, min_pcc):
+            if fused is not None and agrees(fused, min_pcc):
                 label = f"{fused[2]}; fused: holds the value of {fused_ref.name}" + \
                     (f" of module {fused_ref.module}" if fused_ref.module != op.module else "")
                 best, best_ref, fitting = (fused[0], fused[1], label, fused[3]), fused_ref, 1
-        if best is not None and not _agrees(best, min_pcc) and fitting > 1:
+        if best is not None and not agrees(best, min_pcc) and fitting > 1:
             # Several ops of its kind and shape at this line, none with its value: a rewrite's intermediate
             # (a decomposed layer norm's products) as likely as a divergence, so it is not called either.
             result.unmatched.append(OpMatch(op, None, reason=f"{fitting} values of its kind and shape at this line "
                                                              f"in {reference_stage}, none equal to it"))
-        elif best is None or (movement and not _agrees(best, min_pcc)):
+        elif best is None or (movement and not agrees(best, min_pcc)):
             if line_key not in by_line:
                 reason = f"no {'const-eval ' if const_eval else ''}op of {reference_stage} at this line"
             elif movement:
@@ -216,7 +159,7 @@ def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: 
         else:
             p, max_abs, layout, _ = best
             result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
-                                       ok=_agrees(best, min_pcc)))
+                                       ok=agrees(best, min_pcc)))
         if id(op) in got.after_activations:
             result.rows.append(_after_activations(op, got.after_activations[id(op)], line_key, by_line, ref,
                                                   min_pcc, reference_stage))
@@ -261,14 +204,14 @@ def _after_activations(op: Op, fused, line_key, by_line: dict, ref, min_pcc: flo
     if best is None:
         return OpMatch(op, None, part=part, reason=f"no activation of {reference_stage} holds a value of its shape "
                                                    f"(it may compute {kinds[-1]} as several ops)")
-    return OpMatch(op, best_ref, pcc=best[0], max_abs_error=best[1], layout=best[2], ok=_agrees(best, min_pcc),
+    return OpMatch(op, best_ref, pcc=best[0], max_abs_error=best[1], layout=best[2], ok=agrees(best, min_pcc),
                    part=part)
 
 
 def _against_simulator(b: BringupRecord, reference_stage: str, min_pcc: float, timeout: float) -> StageComparison:
     """ttnn -> ttsim: the same program's ops in ttbench's interpreter and on the simulator, each op on the
     interpreter's values of its operands (isolated), so a drop is that op's own arithmetic on the device. The ops
-    and their outcomes are the simulator op-by-op report's (one classifier: simulated_ops.verdicts)."""
+    and their outcomes are the simulator op-by-op report's (one classifier: compare.outcomes.verdicts)."""
     if reference_stage != StageName.TTNN:
         raise BadInput(f"'ttsim' replays the TTNN program: compare it with 'ttnn' (got {reference_stage!r})")
     t0 = time.perf_counter()

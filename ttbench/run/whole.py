@@ -7,6 +7,7 @@ from typing import Optional
 import numpy as np
 import torch
 
+from ..compare.values import compare
 from ..core import PROGRAM_STAGES, REPORT_BUGS, RUNNABLE_STAGES, BadInput, BringupRecord, StageName
 from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
@@ -19,7 +20,6 @@ from ..progress import bar as progress_bar
 from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from ..tt.program import ProgramError, ProgramUnreadable, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIM_PRODUCER, NotSimulated, simulate
-from .compare import compare
 from .devices import device as find_device
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
 from ..records.results import RunResult

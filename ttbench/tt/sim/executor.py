@@ -65,6 +65,30 @@ class Simulated:
         return self.outputs is not None
 
 
+class SimulatedOps:
+    """One op-by-op pass, its simulate() runs gathered: the program, the interpreter's results, the simulator's
+    per-op values and what stopped the ops that gave none (compare/outcomes.py classifies them)."""
+
+    def __init__(self, program: Program, interpreted: dict, mode: str):
+        self.program, self.interpreted, self.mode = program, interpreted, mode
+        self.values: dict = {}
+        self.seconds: dict = {}
+        self.host_ops: set = set()
+        self.refused: dict = {}  # op index -> what ttnn said
+        self.internal: dict = {}  # op index -> the replay's own failure (ttbench's bug)
+        self.aborted: dict = {}  # op index -> what the simulator said when it stopped there
+        self.stopped_at: Optional[int] = None  # chained: the abort after which nothing has a value
+
+    def add(self, run: Simulated) -> None:
+        self.values.update(run.values)
+        self.seconds.update(run.op_seconds)
+        self.host_ops.update(run.host_ops)
+        self.refused.update(run.op_errors)
+        self.internal.update(run.internal_errors)
+        if run.aborted_at is not None:
+            (self.refused if run.refused else self.aborted)[run.aborted_at] = run.abort_line
+
+
 available = replay_missing  # None when a replay can run here; else what is missing, in one line
 
 

@@ -1,4 +1,4 @@
-"""Comparing device outputs to the golden: PCC, max abs/rel error, allclose."""
+"""One value against its reference: PCC, max abs/rel error, allclose, and what makes it fail."""
 from __future__ import annotations
 
 import numpy as np
@@ -41,3 +41,11 @@ def compare(actual, expected, atol: float, rtol: float, min_pcc: float) -> Outpu
     p = pcc(a64, e64)
     return {"ok": bool(p >= min_pcc and allclose), "shape": list(e.shape), "dtype": str(e.dtype),
             "pcc": p, "max_abs_error": max_abs, "max_rel_error": max_rel, "allclose": allclose}
+
+
+def mismatch(check: OutputCheck, min_pcc: float) -> str:
+    """Why a check that is not ok failed, in one phrase: its own error (a shape), a PCC below the threshold, or
+    values that are not allclose."""
+    pcc_value = check.get("pcc")
+    return check.get("error") or (f"pcc {pcc_value:.6f} below {min_pcc}" if pcc_value is not None and pcc_value < min_pcc
+                                  else "not allclose")
