@@ -57,12 +57,12 @@ def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
         if stopped is not None:
             outcome, furthest, detail = stopped
             out.append(OpVerdict(p, outcome, furthest=furthest, detail=detail))
-        elif index in done.values:
+        elif index in done.simulated.values:
             reference = done.interpreted.get(index)
             if not reference or not isinstance(reference[0], torch.Tensor):
                 out.append(OpVerdict(p, OpOutcome.NO_VALUE, Reached.TTSIM, "the interpreter recorded no value for this op"))
             else:
-                check = compare(done.values[index], to_numpy(reference[0]), atol, rtol, min_pcc)
+                check = compare(done.simulated.values[index][0], to_numpy(reference[0]), atol, rtol, min_pcc)
                 out.append(OpVerdict(p, OpOutcome.COMPARED, Reached.TTSIM, check=check))
         elif done.stopped_at is not None:
             out.append(OpVerdict(p, OpOutcome.NOT_REACHED, Reached.TTNN,

@@ -47,8 +47,9 @@ def parse_type(text: str, aliases: Optional[dict] = None) -> Optional[TensorType
     parsed = parse_tensor_type(parts[0])
     if parsed is None:
         raise OpHeadError(f"dynamic or unreadable tensor type {text[:80]!r}")
+    shape, element = parsed
     encoding = parts[1] if len(parts) > 1 else ""
-    return TensorType(*parsed, encoding=(aliases or {}).get(encoding, encoding))
+    return TensorType(shape, element, encoding=(aliases or {}).get(encoding, encoding))
 
 
 def parse_type_list(text: str, aliases: Optional[dict] = None) -> tuple:

@@ -138,7 +138,7 @@ def op_by_op_report(b: BringupRecord, done: SimulatedOps, pcc: float, atol: floa
             row.pcc, row.max_abs_error, row.ok = check["pcc"], check["max_abs_error"], check["ok"]
             if not row.ok:
                 row.error = mismatch(check, pcc)
-        if op.index in done.values and op.index in done.host_ops:
+        if op.index in done.simulated.values and op.index in done.host_ops:
             row.note = "computed on the host: the ttnn wheel lacks this op"
         if done.mode == OpByOpMode.CHAINED and first is None and row.pcc is not None and not row.ok:
             first = row

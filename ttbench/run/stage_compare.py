@@ -65,7 +65,7 @@ def _closest(value: np.ndarray, candidates, ref, kinds=None):
     for candidate in candidates:
         if kinds is not None and not (_kinds(candidate) & kinds):
             continue
-        for ref_value in ref.values[id(candidate)]:
+        for ref_value in ref.of(candidate):
             if ref_value.size != v64.size:
                 continue
             found = best_alignment(v64, ref_value)
@@ -130,7 +130,7 @@ def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: 
                                                              f"it with"))
             continue
         module_key, line_key = (const_eval,) + key, (const_eval,) + key[:2]
-        value = got.values[id(op)][0]
+        value = got.of(op)[0]
         movement = op.name.endswith(MOVEMENT_SUFFIXES)
         kinds = None if movement else _kinds(op)
         best, best_ref, fitting = _closest(value, by_module.get(module_key, ()), ref, kinds)
@@ -160,8 +160,8 @@ def compare_stages(b: BringupRecord, reference_stage: str, stage: str, min_pcc: 
             p, max_abs, layout, _ = best
             result.rows.append(OpMatch(op, best_ref, pcc=p, max_abs_error=max_abs, layout=layout,
                                        ok=agrees(best, min_pcc)))
-        if id(op) in got.after_activations:
-            result.rows.append(_after_activations(op, got.after_activations[id(op)], line_key, by_line, ref,
+        if op.index in got.after_activations:
+            result.rows.append(_after_activations(op, got.after_activations[op.index], line_key, by_line, ref,
                                                   min_pcc, reference_stage))
     result.unmatched.extend(m for m in result.rows if m.reference is None)
     result.rows = [m for m in result.rows if m.reference is not None]

@@ -8,8 +8,6 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import torch
 
@@ -18,6 +16,7 @@ from ..io.arrays import to_numpy
 from ..ir.walk import main_function, stage_operations
 from ..proc.children import ContainedFailure
 from ..proc.client import WorkerDied, shared_client
+from ..records.values import OpValues
 from ..stages.mlir_stage import clone_module, full_text
 from ..tt.interp import NOT_INTERPRETED, PRODUCER, interpret, why_not
 from ..tt.program import parse_program
@@ -30,18 +29,7 @@ class NotRun(Exception):
     refused); the message says why. Nothing is compared then."""
 
 
-@dataclass
-class StageValues:
-    stage: str
-    produced_by: str  # what computed the values
-    ops: list  # Op records, in execution order, each with at least one tensor value
-    values: dict = field(default_factory=dict)  # id(op) -> list of numpy arrays (its tensor results; an op with
-    # fused output activations: its value before them)
-    after_activations: dict = field(default_factory=dict)  # id(op) -> (the fused activations' kinds, its value
-    # after them), for the ops that have them
-
-
-def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: float = 600.0) -> StageValues:
+def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: float = 600.0) -> OpValues:
     if stage not in VALUE_STAGES:
         raise BadInput(f"compare_stages takes stages among {', '.join(VALUE_STAGES)}, not {stage!r}")
     if stage not in b.stages:
@@ -56,13 +44,13 @@ def stage_values(b: BringupRecord, stage: str, precision: str = "ir", timeout: f
     return _torchfx(b)
 
 
-def _interpreted(b: BringupRecord, stage: str, precision: str) -> StageValues:
+def _interpreted(b: BringupRecord, stage: str, precision: str) -> OpValues:
     program, run = _interpret_recorded(b, stage, precision)
     records = {p.op.index: p.op for p in program.ops()}  # the text as it is now (a user's edit included)
     ops = [records[i] for i in run.values]  # recorded in execution order
-    values = {id(records[i]): [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
-    after = {id(records[i]): (kinds, to_numpy(run.results[i][0])) for i, kinds in run.fused.items()}
-    return StageValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values, after)
+    values = {i: [to_numpy(v) for v in vs if isinstance(v, torch.Tensor)] for i, vs in run.values.items()}
+    after = {i: (kinds, to_numpy(run.results[i][0])) for i, kinds in run.fused.items()}
+    return OpValues(stage, f"{interpreter_device(stage)}: {PRODUCER}", ops, values, after)
 
 
 def _interpret_recorded(b: BringupRecord, stage: str, precision: str = "ir", inputs_of=frozenset()) -> tuple:
@@ -75,7 +63,7 @@ def _interpret_recorded(b: BringupRecord, stage: str, precision: str = "ir", inp
         raise NotRun(str(why_not(exc))) from exc
 
 
-def _stablehlo(b: BringupRecord, timeout: float) -> StageValues:
+def _stablehlo(b: BringupRecord, timeout: float) -> OpValues:
     from torch_mlir import ir
 
     s = b.stages[StageName.STABLEHLO]
@@ -120,12 +108,12 @@ def _stablehlo(b: BringupRecord, timeout: float) -> StageValues:
     for index, count in picked:
         op = s.ops[index]
         ops.append(op)
-        values[id(op)] = [np.asarray(a) for a in arrays[at:at + count]]
+        values[op.index] = [np.asarray(a) for a in arrays[at:at + count]]
         at += count
-    return StageValues(StageName.STABLEHLO, "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
+    return OpValues(StageName.STABLEHLO, "cpu (XLA, jaxlib's PJRT client): every op's result returned", ops, values)
 
 
-def _torchfx(b: BringupRecord) -> StageValues:
+def _torchfx(b: BringupRecord) -> OpValues:
     if b.fx_graph is None or StageName.FX not in b.stages:
         raise NotRun("torchfx values come from the captured FX graph, which this bringup does not have (an ONNX "
                      "bringup: compare stablehlo, ttir and ttnn)")
@@ -136,8 +124,8 @@ def _torchfx(b: BringupRecord) -> StageValues:
         raise NotRun(str(exc)) from exc
     recorded = {name: [to_numpy(t) for t in tensors] for name, tensors in recorded.items()}
     ops = [fx_ops[name] for name in recorded]
-    return StageValues(StageName.TORCHFX, "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
-                       {id(fx_ops[name]): v for name, v in recorded.items()})
+    return OpValues(StageName.TORCHFX, "torch (the FX graph torch-mlir imports, run node by node by PyTorch)", ops,
+                       {fx_ops[name].index: v for name, v in recorded.items()})
 
 
 def divergence_values(b: BringupRecord, stage: str, index: int, earlier: str, reference_index: int) -> dict:
@@ -163,6 +151,6 @@ def divergence_values(b: BringupRecord, stage: str, index: int, earlier: str, re
     reference = stage_values(b, earlier)
     for op in reference.ops:
         if op.index == reference_index:
-            arrays[f"{earlier}_value"] = reference.values[id(op)][0]
+            arrays[f"{earlier}_value"] = reference.of(op)[0]
             dtypes[f"{earlier}_value"] = str(arrays[f"{earlier}_value"].dtype)
     return {"arrays": arrays, "dtypes": dtypes}

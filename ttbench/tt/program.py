@@ -4,7 +4,8 @@ executor can walk (ttbench's interpreter here, a simulator later).
 The plugin writes these stages as text that torch-mlir's context cannot load (tt-mlir's dialects, custom-form
 `ttcore` ops), so this is a place where reading text is right (see ir/text.py). The ops are the stage's own `Op`
 records (same indices as `stage.ops`, so per-op results line up with every view); this module adds what execution
-needs: each function's arguments, results and returns, and each op's parsed attributes and tensor types.
+needs: each function's arguments, results and returns, each op's head (its attributes and tensor types, read by
+ir/op_head.py), the const-eval functions and the layouts (the attribute aliases the tensor types' encodings name).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import Optional
 from ..core import PROGRAM_STAGES, Op
 from ..ir.attributes import AttributeSyntaxError, TextLimit, parse_attr_dict
 from ..ir.brackets import skip_balanced, split_top_level
-from ..ir.text import parse_ops, parse_tensor_type, resource_blobs, split_resources
+from ..ir.op_head import OpHeadError, parse_type, read_head
+from ..ir.text import parse_ops, resource_blobs, split_resources
 
 _FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
 _RETURN_RE = re.compile(r"^\s*(?:func\.)?return\b(.*?)(?: : .*)?$")
@@ -28,17 +30,6 @@ class ProgramError(ValueError):
 
 class ProgramUnreadable(ProgramError):
     """The text goes past what ttbench reads (see ir.attributes.TextLimit): refused, not ttbench's bug."""
-
-
-@dataclass(frozen=True)
-class TensorType:
-    shape: tuple  # static dimensions
-    element: str  # MLIR element type as printed: "f32", "bf16", "si32", "i1", ...
-    encoding: str = field(default="", compare=False)  # the layout attribute, aliases resolved ("#ttnn.ttnn_layout<
-    # ..., memref<1x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>"): where and how the device holds it
-
-    def __str__(self) -> str:
-        return "x".join(map(str, self.shape + (self.element,)))
 
 
 @dataclass
@@ -106,68 +97,17 @@ def attribute_aliases(body: str) -> dict:
     return aliases
 
 
-def parse_type(text: str, aliases: Optional[dict] = None) -> Optional[TensorType]:
-    """'tensor<4x64xf32, #ttnn_layout2>' -> TensorType((4, 64), 'f32', <#ttnn_layout2's definition>); None for a
-    non-tensor type."""
-    text = text.strip()
-    if not text.startswith("tensor<"):
-        return None
-    parts = split_top_level(text[len("tensor<"):skip_balanced(text, 6) - 1])
-    parsed = parse_tensor_type(parts[0])
-    if parsed is None:
-        raise ProgramError(f"dynamic or unreadable tensor type {text[:80]!r}")
-    encoding = parts[1] if len(parts) > 1 else ""
-    return TensorType(*parsed, encoding=(aliases or {}).get(encoding, encoding))
-
-
-def _type_list(text: str, aliases: Optional[dict] = None) -> tuple:
-    text = text.strip()
-    if text.startswith("(") and skip_balanced(text, 0) == len(text):
-        text = text[1:-1]
-    return tuple(parse_type(t, aliases) for t in split_top_level(text)) if text else ()
-
-
 def _parse_head(op: Op, aliases: Optional[dict] = None) -> ProgramOp:
-    """Attributes and types of one op's printed head (generic form, or ttcore.load_cached's custom form)."""
-    head = op.text
-    results, operands = op.attrs.get("results", ()), op.attrs.get("operands", ())
-    at = head.find("(", head.find(op.name.split(".", 1)[1]))
-    if at < 0:
-        raise ProgramError(f"no operand list in {head[:120]!r}")
-    i = skip_balanced(head, at)
-    attributes: dict = {}
-    while True:
-        rest = head[i:].lstrip()
-        j = len(head) - len(rest)
-        if rest.startswith("<{"):
-            end = skip_balanced(head, j)
-            attributes.update(parse_attr_dict(head[j + 1:end - 1]))
-            i = end
-        elif rest.startswith("({"):  # regions: none of the ops the interpreter knows has one
-            i = skip_balanced(head, j)
-        elif rest.startswith("{"):
-            end = skip_balanced(head, j)
-            attributes.update(parse_attr_dict(head[j:end]))
-            i = end
-        else:
-            break
-    rest = head[i:].strip()
-    if not rest.startswith(":"):
-        raise ProgramError(f"no type after the operands of {head[:120]!r}")
-    signature = rest[1:].strip()
-    if not signature.startswith("("):
-        raise ProgramError(f"unreadable function type {signature[:120]!r}")
-    close = skip_balanced(signature, 0)  # '(A, B) -> R'
-    if not signature[close:].lstrip().startswith("->"):
-        raise ProgramError(f"unreadable function type {signature[:120]!r}")
-    operand_types = _type_list(signature[:close], aliases)
-    result_types = _type_list(signature[close:].lstrip()[2:], aliases)
+    """The op as the program model holds it: its record, its values, its head (ir.op_head), and the const-eval
+    function a ttcore.load_cached runs."""
+    head = read_head(op.text, op.name, aliases)
     callee = None
     if op.name == "ttcore.load_cached":
-        m = _CALLEE_RE.search(head)
+        m = _CALLEE_RE.search(op.text)
         callee = m.group(1) if m else None
-    return ProgramOp(op=op, results=tuple(results), operands=tuple(operands), attributes=attributes,
-                     operand_types=operand_types, result_types=result_types, callee=callee)
+    return ProgramOp(op=op, results=tuple(op.attrs.get("results", ())), operands=tuple(op.attrs.get("operands", ())),
+                     attributes=head.attributes, operand_types=head.operand_types, result_types=head.result_types,
+                     callee=callee)
 
 
 def _parse_signature(line: str, name: str, aliases: Optional[dict] = None) -> Function:
@@ -221,6 +161,8 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
         raise ProgramUnreadable(f"cannot read the {stage} program: {exc}") from exc
     except (AttributeSyntaxError, IndexError) as exc:
         raise ProgramError(f"cannot read the {stage} program: {exc}") from exc
+    except OpHeadError as exc:
+        raise ProgramError(str(exc)) from exc
     if not functions:
         raise ProgramError(f"the {stage} text has no functions")
     return Program(stage=stage, functions=functions, resources=resource_blobs(trailer))

@@ -114,6 +114,14 @@ def test_hex_splat_constant_is_the_float_it_encodes():
     assert torch.equal(out, torch.full((2,), -float("inf")))
 
 
+def test_a_constant_that_is_no_tensor_is_refused_not_an_internal_error():
+    # A scalar-typed constant (an edit, another compiler's dialect) crashed the reader as ttbench's own bug.
+    text = _program('    %0 = "ttir.constant"() <{value = dense<1.0> : f32}> : () -> f32\n'
+                    '    return %0 : f32', "", "f32")
+    with pytest.raises(Unsupported, match="a constant of a type that is not a tensor"):
+        _run(text, stage="ttir")
+
+
 def test_registry_lists_each_kind_with_its_reference():
     ops = known_ops()
     for name in ("ttnn.conv2d", "ttnn.matmul", "ttnn.rows_gather", "ttcore.load_cached", "ttir.dot_general",

@@ -7,7 +7,6 @@ op). `HANDLERS` is the registry: `known_ops()` lists it.
 from .engine import (NOT_INTERPRETED, PRECISIONS, PRODUCER, Interpretation, NotInterpreted, interpret,
                      interpret_text, refusal, why_not)
 from .handlers import ACTIVATION_READINGS, ACTIVATIONS, READINGS  # importing handlers registers every handler
-from .handlers import constant_value
 from .registry import (ATTRIBUTE_FIELDS, HANDLERS, KERNEL_PRECISION_FIELDS, InterpreterBug, ProgramFault, Unsupported,
                        field_decision, unsupported_reason)
 
@@ -20,4 +19,4 @@ def known_ops() -> dict:
 __all__ = ["interpret", "interpret_text", "refusal", "NotInterpreted", "Interpretation", "Unsupported",
            "InterpreterBug", "HANDLERS", "PRODUCER", "PRECISIONS", "known_ops", "unsupported_reason", "READINGS",
            "ACTIVATION_READINGS", "ACTIVATIONS", "ATTRIBUTE_FIELDS", "KERNEL_PRECISION_FIELDS", "field_decision",
-           "constant_value", "ProgramFault", "why_not", "NOT_INTERPRETED"]
+           "ProgramFault", "why_not", "NOT_INTERPRETED"]

@@ -15,10 +15,11 @@ import torch
 
 from ...core import REPORT_BUGS
 from ...ir.attributes import TextLimit
-from ..program import Function, Program, ProgramError, ProgramOp, ProgramUnreadable, TensorType, parse_program
+from ...ir.op_head import TensorType
+from ..constants import torch_dtype
+from ..program import Function, Program, ProgramError, ProgramOp, ProgramUnreadable, parse_program
 from .handlers import READINGS
-from .registry import (HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, op_place, torch_dtype,
-                       unsupported_reason)
+from .registry import HANDLERS, InPlace, InterpreterBug, ProgramFault, Unsupported, op_place, unsupported_reason
 
 PRODUCER = "ttbench's interpreter of the compiler's program (CPU, torch): checks what the compiler emitted, not the " \
            "chip's kernels or math fidelity"

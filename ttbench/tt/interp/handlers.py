@@ -9,15 +9,13 @@ One file on purpose (~700 lines, over the house's ~400): it is the registry read
 from __future__ import annotations
 
 import math
-import re
 
 import torch
 import torch.nn.functional as F
 
-from ...ir.attributes import Dense, Opaque, decode_number, plain
-from ...ir.walk import np_dtype
-from ..program import parse_type
-from .registry import InPlace, InterpreterBug, ProgramFault, Unsupported, handles, op_place, torch_dtype
+from ...ir.attributes import Opaque, plain
+from ..constants import ConstantFault, ConstantUnknown, constant_value, torch_dtype
+from .registry import InPlace, InterpreterBug, ProgramFault, Unsupported, handles, op_place
 
 _ACTIVATION_ATTRS = ("activations", "input_tensor_a_activations", "input_tensor_b_activations")
 
@@ -293,74 +291,14 @@ def _arange(ctx, op, args):
     return values.reshape(view).expand(shape).clone()
 
 
-def _dense_value(program, op, value: Dense):
-    t = parse_type(value.type) if value.type else op.result_types[0]  # the literal's own type; the engine casts
-    body = value.body.strip()
-    if value.resource:
-        if value.resource not in program.resources:
-            raise Unsupported(op.op, f"dense_resource<{value.resource}> (its blob is not in the stage's text)")
-        body = '"0x' + program.resources[value.resource] + '"'
-    dtype = torch_dtype(t)
-    if body.startswith('"0x'):
-        import numpy as np
-
-        count = math.prod(t.shape)
-        width = 1 if t.element == "i1" else np.dtype(np_dtype(t.element)).itemsize
-        if len(body) - 4 > 2 * max(count * width, 1):  # checked before the text becomes bytes
-            raise ProgramFault(f"{op_place(op)} holds {(len(body) - 4) // 2} "
-                               f"bytes for a constant of {t}")
-        raw = bytes.fromhex(body[3:-1])
-        if t.element == "i1" and count > 1 and len(raw) == (count + 7) // 8 != count:
-            # MLIR keeps a dense i1 literal as packed bits, the first element in the lowest bit of the first byte
-            bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[:count]
-            return torch.from_numpy(bits.astype(bool)).reshape(t.shape)
-        if len(raw) not in (width, count * width):  # one element (a splat) or all of them
-            raise ProgramFault(f"{op_place(op)} holds {len(raw)} bytes for a "
-                               f"constant of {t}")
-        arr = np.frombuffer(raw, dtype=np_dtype(t.element))
-        if arr.size == 1:
-            return torch.from_numpy(arr.astype(np.float64) if t.element == "bf16" else arr.copy()).reshape(()) \
-                .expand(t.shape).to(dtype).clone()
-        return torch.from_numpy(arr.astype(np.float32) if t.element == "bf16" else arr.copy()).reshape(t.shape)
-    values = _literal(body, t.element)
-    if len(values) not in (1, math.prod(t.shape)):
-        raise ProgramFault(f"{op_place(op)} states {len(values)} values for a "
-                           f"constant of {t}")
-    tensor = torch.tensor(values, dtype=torch.float64 if dtype.is_floating_point else torch.int64)
-    if tensor.numel() == 1:
-        return tensor.reshape(()).expand(t.shape).clone()
-    return tensor.reshape(t.shape)
-
-
-_ELEMENT_RE = re.compile(r"-?0x[0-9A-Fa-f]+|true|false|[-+]?(?:inf|nan|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
-
-
-def _literal(body: str, element: str) -> list:
-    """The elements of a dense<...> literal, flat, in order: numbers, true/false, and hex bit patterns (MLIR prints
-    non-finite floats as 0xFF800000), decoded for the element type."""
-    out = []
-    for token in _ELEMENT_RE.findall(body):
-        if token in ("true", "false"):
-            out.append(1 if token == "true" else 0)
-        else:
-            out.append(decode_number(token, element))
-    if not out:
-        raise ValueError(f"unreadable dense literal {body[:60]!r}")
-    return out
-
-
-def constant_value(program, op):
-    """The value a `ttir/ttnn.constant` op states (a dense literal or a resource blob of `program`), in the
-    literal's own element type: one reader of constants for the interpreter and the simulator's replay."""
-    value = op.attributes.get("value")
-    if not isinstance(value, Dense):
-        raise Unsupported(op.op, f"constant value {value!r}")
-    return _dense_value(program, op, value)
-
-
 @handles("ttir.constant", "ttnn.constant", attributes=("value",), reference="a tensor constant")
 def _constant(ctx, op, args):
-    return constant_value(ctx.program, op)
+    try:
+        return constant_value(ctx.program, op)
+    except ConstantUnknown as exc:
+        raise Unsupported(op.op, str(exc)) from exc
+    except ConstantFault as exc:
+        raise ProgramFault(f"{op_place(op)} {exc}") from exc
 
 
 # --- shape and data movement ---------------------------------------------------------------------------------

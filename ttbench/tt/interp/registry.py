@@ -1,16 +1,14 @@
-"""The interpreter's registry: one handler per op kind (`handles`), the attributes each honours, the element types
-values are computed in, and the ways a run refuses (`Unsupported`) or fails on ttbench's side (`InterpreterBug`).
-handlers.py fills it; engine.py plans and runs with it."""
+"""The interpreter's registry: one handler per op kind (`handles`), the attributes each honours, and the ways a run
+refuses (`Unsupported`) or fails on ttbench's side (`InterpreterBug`). handlers.py fills it; engine.py plans and
+runs with it; the element types values are computed in are tt/constants.py's."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-import torch
-
 from ...core import Op
 from ...ir.attributes import AttributeSyntaxError, Opaque
-from ..program import ProgramOp, TensorType
+from ..program import ProgramOp
 
 # Attributes that steer only where and how the device computes, each with why it leaves the values alone. Every
 # other attribute is honoured by the op's handler (`Handler.attributes`) or refuses the run.
@@ -81,14 +79,6 @@ def field_decision(attribute: str, field_name: str) -> str:
     """Why `field_name` of structured `attribute` leaves the values alone; "" when it does not (it changes them and
     a handler must honour it)."""
     return ATTRIBUTE_FIELDS.get(attribute, {}).get(field_name, "")
-
-
-# MLIR element type -> the torch dtype its values are computed in. Unsigned 16/32-bit integers are held in the
-# next wider signed type (torch has few kernels for uint16/uint32): same values, never wrapped.
-TORCH_DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16,
-                "i1": torch.bool, "i8": torch.int8, "si8": torch.int8, "ui8": torch.uint8, "i16": torch.int16,
-                "si16": torch.int16, "i32": torch.int32, "si32": torch.int32, "ui32": torch.int64,
-                "i64": torch.int64, "si64": torch.int64, "ui16": torch.int32}
 
 
 class Unsupported(Exception):
@@ -176,12 +166,3 @@ def unsupported_reason(op: ProgramOp) -> Optional[str]:
     if unknown:
         return f"{', '.join(sorted(unknown))} of {op.name}"
     return None
-
-
-def torch_dtype(t: Optional[TensorType]):
-    if t is None:
-        return None
-    dtype = TORCH_DTYPES.get(t.element)
-    if dtype is None:
-        raise KeyError(t.element)
-    return dtype

@@ -20,13 +20,17 @@ import numpy as np
 
 from ...core import env_seconds
 from ...io.arrays import to_numpy
+from ...ir.attributes import Opaque
+from ...ir.op_head import TensorType
 from ...proc.children import kill_group, run_once, start
 from ...proc.scratch import cache_dir, temp_folder
 from ...proc.shm_cleanup import remove, shm_leftovers
-from ...ir.attributes import Opaque
-from ..interp import ATTRIBUTE_FIELDS, KERNEL_PRECISION_FIELDS, Unsupported, constant_value, field_decision
-from ..program import Program, ProgramOp, TensorType
+from ...records.values import OpValues
+from ..constants import ConstantFault, ConstantUnknown, constant_value
+from ..interp import ATTRIBUTE_FIELDS, KERNEL_PRECISION_FIELDS, ProgramFault, Unsupported, field_decision
+from ..interp.registry import op_place
 from ..plugin import plugin_lock
+from ..program import Program, ProgramOp
 from .env import env_python, replay_missing, side_env, simulator
 
 PRODUCER = ("ttnn's kernels on Tenstorrent's simulator (ttsim, simulated Blackhole): the chip's arithmetic as "
@@ -71,7 +75,8 @@ class SimulatedOps:
 
     def __init__(self, program: Program, interpreted: dict, mode: str):
         self.program, self.interpreted, self.mode = program, interpreted, mode
-        self.values: dict = {}
+        self.simulated = OpValues("ttsim", PRODUCER, [])  # the ops that gave a value on the simulator
+        self._records = {p.op.index: p.op for p in program.ops()}
         self.seconds: dict = {}
         self.host_ops: set = set()
         self.refused: dict = {}  # op index -> what ttnn said
@@ -80,7 +85,10 @@ class SimulatedOps:
         self.stopped_at: Optional[int] = None  # chained: the abort after which nothing has a value
 
     def add(self, run: Simulated) -> None:
-        self.values.update(run.values)
+        for index, value in run.values.items():
+            if index not in self.simulated.values:
+                self.simulated.ops.append(self._records[index])
+            self.simulated.values[index] = [value]
         self.seconds.update(run.op_seconds)
         self.host_ops.update(run.host_ops)
         self.refused.update(run.op_errors)
@@ -318,15 +326,17 @@ def abort_line(log: str) -> str:
 
 
 def _constants(program: Program) -> dict:
-    """op index -> the value of each `ttnn.constant`, read by the interpreter's own reader of dense literals and
-    resource blobs (one reader of what the IR states); the replay places it as the op's result type says."""
+    """op index -> the value of each `ttnn.constant`, read by the program model's reader of dense literals and
+    resource blobs (tt/constants.py, the interpreter's too); the replay places it as the op's result type says."""
     found = {}
     for p in program.ops():
         if p.name == "ttnn.constant":
             try:
                 value = constant_value(program, p)
-            except Unsupported as exc:
-                raise NotSimulated(str(exc)) from exc
+            except ConstantUnknown as exc:
+                raise NotSimulated(str(Unsupported(p.op, str(exc)))) from exc
+            except ConstantFault as exc:
+                raise ProgramFault(f"{op_place(p)} {exc}") from exc
             found[p.op.index] = to_numpy(value)
     return found
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..program import ProgramOp, TensorType
+from ...ir.op_head import TensorType
+from ..program import ProgramOp
 
 _BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "eq", "ne", "gt", "ge", "lt", "le",
            "logical_and", "logical_or", "logical_xor")
