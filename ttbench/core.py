@@ -370,12 +370,17 @@ class Stage:
     artifacts: dict = field(default_factory=dict)  # extra files of this stage: file name -> text, or Path to copy
     _full_text: Optional[Callable[[], str]] = field(default=None, repr=False)
     _full_text_printed: Optional[str] = field(default=None, repr=False)
-    # The Bringup this stage belongs to: its findings colour `graph()` and `explorer()` writes its files, also for
-    # `tb.bringup(...).stages["fx"].graph()`, where nothing else holds the bringup. Not compared (a bringup compares its stages).
-    _bringup: Any = field(default=None, repr=False, compare=False)
+    # The Bringup this stage belongs to, for its views only: its findings colour `graph()` and `explorer()` writes
+    # its files, also in `tb.bringup(...).stages["fx"].graph()`, where nothing else holds the bringup. No part of the
+    # record: not an argument, not compared, and neither copied nor pickled with the stage (a copy does not drag the
+    # model and its weights along; a copied stage draws like a stage made on its own).
+    _bringup: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         self.name = StageName(self.name)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_bringup": None}
 
     def bringup(self) -> Any:
         """The Bringup this stage came from, while it exists; None for a stage made on its own."""

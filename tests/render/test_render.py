@@ -157,6 +157,22 @@ def test_fx_graph_coloured_by_findings_and_clustered_by_module():
     assert "<svg" in svg and "Tensor.relu_" in svg
 
 
+def test_a_stage_alone_draws_its_bringups_findings_and_a_copy_leaves_the_model_behind():
+    import copy
+    import pickle
+
+    from tests.analysis.test_findings import InPlace
+
+    fx = tb.bringup(InPlace(), (torch.randn(4, 8),), frontend="dynamo", tt=False).stages["fx"]
+    assert fx.graph().dot.count('fillcolor="#d1242f"') == 3  # nothing else holds the bringup: its findings still colour
+    copied, deep = copy.copy(fx), copy.deepcopy(fx)
+    assert copied.bringup() is None and deep.bringup() is None  # the model and its weights stay behind
+    assert deep.ops == fx.ops and deep.graph().dot.count('fillcolor="#d1242f"') == 0  # drawn as a stage on its own
+    text_only = copy.copy(fx)
+    text_only.module = text_only._full_text = None
+    assert pickle.loads(pickle.dumps(text_only)).ops == fx.ops and b"InPlace" not in pickle.dumps(text_only)
+
+
 def test_mlir_graph_is_capped_and_says_so_and_falls_back_without_dot(zoo_bringup, monkeypatch):
     from ttbench import optional
     from ttbench.analysis.op_kinds import is_bookkeeping
