@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from ttbench.compare.values import onnx_backend_mismatch
 from ttbench.core import BadInput
 from ttbench.fleet import conformance
 from tests.paths import REPO
@@ -48,10 +49,10 @@ def test_matches_follows_the_backend_tests_rules():
     import numpy as np
 
     a = np.array([1.0, 2.0], np.float32)
-    assert conformance.matches(a, a + 1e-5, rtol=1e-3, atol=1e-7) is None
-    assert "values differ" in conformance.matches(a, a + 1, rtol=1e-3, atol=1e-7)
-    assert "element type float64" in conformance.matches(a.astype(np.float64), a, rtol=1e-3, atol=1e-7)
-    assert "shape" in conformance.matches(a[:1], a, rtol=1e-3, atol=1e-7)
+    assert onnx_backend_mismatch(a, a + 1e-5, rtol=1e-3, atol=1e-7) is None
+    assert "values differ" in onnx_backend_mismatch(a, a + 1, rtol=1e-3, atol=1e-7)
+    assert "element type float64" in onnx_backend_mismatch(a.astype(np.float64), a, rtol=1e-3, atol=1e-7)
+    assert "shape" in onnx_backend_mismatch(a[:1], a, rtol=1e-3, atol=1e-7)
 
 
 def test_conformance_runs_go_into_the_results_database_and_history_compares_them(tmp_path):
@@ -108,7 +109,7 @@ def test_the_bare_route_imports_nothing_of_ttbench_and_takes_the_test_by_itself(
     assert done.returncode == 0 and done.stdout.strip() == f"done {tmp_path}", done.stderr[-2000:]
     assert json.loads((tmp_path / "result.json").read_text()) == {"reached": "stablehlo", "error": None}
     outputs = array_files.load_arrays(str(tmp_path / "outputs.npz"), "out")
-    assert conformance.matches(outputs[0], expected[0], rtol=1e-3, atol=1e-7) is None
+    assert onnx_backend_mismatch(outputs[0], expected[0], rtol=1e-3, atol=1e-7) is None
 
 
 def test_an_onnx_model_with_a_local_function_keeps_its_helper_functions_apart():

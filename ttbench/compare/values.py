@@ -1,6 +1,8 @@
 """One value against its reference: PCC, max abs/rel error, allclose, and what makes it fail."""
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from ..records.results import OutputCheck
@@ -49,3 +51,31 @@ def mismatch(check: OutputCheck, min_pcc: float) -> str:
     pcc_value = check.get("pcc")
     return check.get("error") or (f"pcc {pcc_value:.6f} below {min_pcc}" if pcc_value is not None and pcc_value < min_pcc
                                   else "not allclose")
+
+
+def difference_beyond(a, b, rtol: float, atol: float) -> Optional[float]:
+    """None when `a` and `b` have one shape and are allclose (NaNs equal); else their max abs difference (NaN when
+    the shapes differ)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
+        return None
+    if a.shape != b.shape or not a.size:
+        return float("nan")
+    return float(np.nanmax(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+
+
+def onnx_backend_mismatch(actual, expected, rtol: float, atol: float) -> Optional[str]:
+    """None when `actual` is what ONNX's backend test accepts for `expected` (allclose with the test's tolerances
+    for floats, equality otherwise); else what differs."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return f"shape {list(actual.shape)}, expected {list(expected.shape)}"
+    if actual.dtype != expected.dtype:
+        return f"element type {actual.dtype}, expected {expected.dtype}"
+    if expected.dtype.kind in "fc":
+        if np.allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True):
+            return None
+        with np.errstate(invalid="ignore"):
+            worst = float(np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64))))
+        return f"values differ (max abs error {worst:.3g}, rtol {rtol:g}, atol {atol:g})"
+    return None if np.array_equal(actual, expected) else "values differ"

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from .. import core
+from ..compare.values import difference_beyond
 from ..proc.children import call_in_fork
 from ..stages.fx import on_meta
 from ..stages.onnx_prepare import graph_inputs
@@ -37,9 +38,8 @@ class NondeterministicGolden(Exception):
 
 def check_deterministic(first: list, second: list) -> None:
     for i, (a, b) in enumerate(zip(first, second)):
-        if a.shape != b.shape or not np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True):
-            diff = float(np.nanmax(np.abs(a.astype(np.float64) - b.astype(np.float64)))) \
-                if a.shape == b.shape and a.size else float("nan")
+        diff = difference_beyond(a, b, rtol=1e-5, atol=1e-6)
+        if diff is not None:
             raise NondeterministicGolden(
                 f"the golden is not deterministic: two eager runs of the model on the same inputs differ (output "
                 f"{i}: max abs difference {diff:.4g}); the model draws random numbers or changes its own state in "

@@ -19,16 +19,13 @@ import torch
 import torch.fx
 
 from .. import core
+from ..compare.readings import other_reading
 from ..core import BringupRecord, FindingKind, Op, StageName
 from ..io.arrays import to_numpy
 from ..proc.children import ContainedFailure, call_in_fork
 from ..stages.onnx_prepare import graph_inputs
 from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
 from ..records.findings import Finding
-
-# An error this far below the documented reading's is "the other reading matches".
-_CLEARLY_CLOSER = 10.0
-
 
 def fx_node_values(graph, arguments: list, nodes=None) -> dict:
     """node name -> tensor results of every call_function node of `graph` (those named in `nodes`, when given),
@@ -162,10 +159,8 @@ def semantic_findings(b: BringupRecord) -> tuple:
             continue
         fx_op, errors, reference = found
         documented = next(iter(errors))
-        tolerance = 2e-6 * max(1.0, float(reference.abs().max()))  # float32 rounding stays well below
-        best = min(errors, key=lambda name: errors[name])
-        if errors[documented] <= tolerance or best == documented or \
-                errors[best] * _CLEARLY_CLOSER > errors[documented]:
+        best = other_reading(errors, documented, float(reference.abs().max()))
+        if best is None:
             continue
         where = f" (module {op.module})" if op.module else ""
         text = "; ".join(f"read as {name}: max |error| {err:.3g}" for name, err in errors.items())

@@ -10,9 +10,9 @@ so the table shows, per ONNX op, what ttbench brings up and whether it loses any
 cases.py: the tests and one test through both routes (bare_route.py: the bare one's script); runner.py: worker processes, timeouts, engines;
 report.py: the table.
 """
-from .cases import SAMPLE, TEST_TIMEOUT_S, collect, matches, run_case
+from .cases import SAMPLE, TEST_TIMEOUT_S, collect, run_case
 from .report import by_op, markdown, passed, totals, write
 from .runner import run, run_chunk
 
-__all__ = ["SAMPLE", "TEST_TIMEOUT_S", "collect", "matches", "run_case", "by_op", "markdown", "passed", "totals",
+__all__ = ["SAMPLE", "TEST_TIMEOUT_S", "collect", "run_case", "by_op", "markdown", "passed", "totals",
            "write", "run", "run_chunk"]

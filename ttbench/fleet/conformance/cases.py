@@ -14,6 +14,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ...compare.values import onnx_backend_mismatch
 from ...core import PROGRAM_STAGES, BadInput, StageName
 from ...proc import array_files
 from ...proc.array_files import load_arrays, save_arrays
@@ -67,28 +68,11 @@ def op_of(case, cases: dict) -> str:
     return nodes[0].op_type if len(nodes) == 1 else (nodes[-1].op_type if nodes else "?")
 
 
-def matches(actual, expected, rtol: float, atol: float):
-    """None when `actual` is what ONNX's backend test accepts for `expected` (allclose with the test's
-    tolerances for floats, equality otherwise); else what differs."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.shape != expected.shape:
-        return f"shape {list(actual.shape)}, expected {list(expected.shape)}"
-    if actual.dtype != expected.dtype:
-        return f"element type {actual.dtype}, expected {expected.dtype}"
-    if expected.dtype.kind in "fc":
-        if np.allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True):
-            return None
-        with np.errstate(invalid="ignore"):
-            worst = float(np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64))))
-        return f"values differ (max abs error {worst:.3g}, rtol {rtol:g}, atol {atol:g})"
-    return None if np.array_equal(actual, expected) else "values differ"
-
-
 def _compare_outputs(arrays, expected, case):
     if len(arrays) != len(expected):
         return f"{len(arrays)} output(s), the test expects {len(expected)}"
     for i, (a, e) in enumerate(zip(arrays, expected)):
-        wrong = matches(a, e, case.rtol, case.atol)
+        wrong = onnx_backend_mismatch(a, e, case.rtol, case.atol)
         if wrong:
             return f"output {i}: {wrong}"
     return None
