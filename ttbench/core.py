@@ -338,6 +338,7 @@ class StageMeta(TypedDict, total=False):
     traceback: str  # a failed stage: where it failed
     internal_error: bool  # a failed stage: ttbench's own bug, not the compiler's
     target: str  # ttir/ttnn: the system descriptor compiled for
+    optimization_level: int  # ttir/ttnn: the Tenstorrent compiler's optimization level (0, 1, 2)
     compile_seconds: float
     lock_wait_seconds: float  # ttir/ttnn: time spent waiting for another process's Tenstorrent compile first
     flatbuffer_path: str  # ttnn: the flatbuffer file kept beside the stage

@@ -15,6 +15,8 @@ import torch
 
 from .analysis.collect import analyze
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
+from .analysis.memory import memory_report
+from .analysis.placement import placement_report
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
                    CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
@@ -32,7 +34,7 @@ from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error
-from .stages.tt import compile_tt
+from .stages.tt import OPT_LEVELS, compile_tt
 from .tt import plugin as tt_plugin
 
 
@@ -123,6 +125,20 @@ class Bringup(BringupRecord):
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
                         timeout=timeout, transform=transform, progress=progress)
+
+    def placement(self):
+        """Where the TTNN program puts each op's result, read from its layouts: DRAM or L1, interleaved or sharded
+        (by width, height or block), on which core grid; by op and source line. At opt_level 0 every device tensor
+        is interleaved in DRAM; levels 1-2 let the compiler's optimizer choose. -> PlacementReport"""
+        return placement_report(self)
+
+    def memory(self):
+        """What the TTNN program keeps on the chip across each op, from the program itself (no chip, no weights:
+        meta-weight bringups too): the live tensors' tile-padded bytes, L1 per core and DRAM, weights apart, against
+        the limits of the chip it was compiled for (its system descriptor), and a verdict: fits, or the first op
+        and source line that does not, by how much. Circular buffers (the ops' own L1 use) are not counted: a
+        bound, not a measurement. -> MemoryReport"""
+        return memory_report(self)
 
     def compare_stages(self, reference_stage: str = "stablehlo", stage: str = "ttnn", min_pcc: float = 0.999,
                        precision: str = "ir", weights=None):
@@ -270,7 +286,7 @@ def _hoisted(stage: Stage, weight_tensors: dict, options: dict):
 def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
             progress=None, functionalize: bool = False, hoist: Optional[dict] = None,
-            dims: Optional[dict] = None) -> Bringup:
+            dims: Optional[dict] = None, opt_level: int = 0) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
 
     frontend: "export" (default for an nn.Module), "dynamo", or "onnx" (default for a .onnx path or ModelProto).
@@ -288,6 +304,10 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     `progress(stage_name)` is called before each stage starts, and `progress.finished(stage)` (when the callable
     has that method) after each one ends, ok or not: big models show each stage's op count as it is known.
     In a notebook, progress=None draws a bar per bringup (tqdm.auto); progress=False draws nothing.
+
+    opt_level: the Tenstorrent compiler's optimization level (0, its default: every tensor interleaved in DRAM; 1
+    and 2: its optimizer chooses L1 placement and sharding, the way production bringups compile). The level is in
+    the ttir/ttnn stages' meta; a failure only the optimizer hits says that level 0 compiles.
     """
     if frontend is None:  # an ONNX file or ModelProto goes through ONNX, a module through torch.export
         frontend = "onnx" if isinstance(model, (str, os.PathLike)) or type(model).__name__ == "ModelProto" \
@@ -296,6 +316,11 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     _validate_hoist(hoist)
     if tt and not (isinstance(tt_timeout, (int, float)) and math.isfinite(tt_timeout) and tt_timeout > 0):
         raise BadInput(f"tt_timeout must be a finite number of seconds above 0, got {tt_timeout!r}")
+    if opt_level not in OPT_LEVELS or isinstance(opt_level, bool):
+        raise BadInput(f"opt_level is one of {', '.join(map(str, OPT_LEVELS))} (the Tenstorrent compiler's "
+                       f"optimization levels), not {opt_level!r}")
+    if opt_level and not tt:
+        raise BadInput("opt_level is the Tenstorrent compiler's: it needs tt=True")
     if dims and frontend != "onnx":
         raise BadInput("dims fixes named dynamic dimensions of an ONNX file's inputs: the onnx frontend only")
     if isinstance(example_inputs, (torch.Tensor, np.ndarray)):
@@ -309,7 +334,8 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
         if fx.on_meta(model):
             _validate_meta(frontend, params, hoist)
     options = BringupOptions(frontend=Frontend(frontend), params=ParamsMode(params), strict=strict, tt=tt,
-                             tt_timeout=tt_timeout, name=name, functionalize=functionalize, hoist=hoist, dims=dims)
+                             tt_timeout=tt_timeout, name=name, functionalize=functionalize, hoist=hoist, dims=dims,
+                             opt_level=opt_level)
     names = FRONTEND_STAGES[options.frontend]
     own_bar = StageBar(names if tt else names[:3], name or _model_name(model)) \
         if progress is None and in_notebook() else None
@@ -334,6 +360,7 @@ class BringupOptions:
     functionalize: bool = False
     hoist: Optional[dict] = None
     dims: Optional[dict] = None
+    opt_level: int = 0
 
 
 # --- the chain: one step per stage, each from the previous step's artifact to its Stage, the next artifact, and the
@@ -382,7 +409,8 @@ def _lower(started_lowering, options: BringupOptions, known: Mapping) -> StepRes
 
 def _compile_tt(stablehlo_stage: Stage, options: BringupOptions, known: Mapping) -> StepResult:
     """Both TT stages come from one compile: ttir's step hands the ttnn stage on as its artifact."""
-    ttir, ttnn = compile_tt(stablehlo_stage, known["arguments"], options.params, options.tt_timeout)
+    ttir, ttnn = compile_tt(stablehlo_stage, known["arguments"], options.params, options.tt_timeout,
+                            options.opt_level)
     return StepResult(ttir, ttnn)
 
 

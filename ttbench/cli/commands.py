@@ -38,8 +38,9 @@ def cmd_bringup(args) -> int:
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
-    if (args.stage in PROGRAM_STAGES or compare or args.drift) and args.no_tt:
-        raise BadInput("--stage ttir/ttnn, --compare and --drift need the Tenstorrent stages: leave out --no-tt")
+    if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level or args.memory) and args.no_tt:
+        raise BadInput("--stage ttir/ttnn, --compare, --drift, --opt-level and --memory need the Tenstorrent stages: "
+                       "leave out --no-tt")
     if args.chained and args.run == "tt":
         if not device("tt").usable:
             raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
@@ -70,10 +71,16 @@ def cmd_bringup(args) -> int:
     try:
         b = bringup(model, inputs, frontend=frontend, params=args.params, tt=not args.no_tt,
                     tt_timeout=args.tt_timeout, name=name, progress=progress, functionalize=args.functionalize,
-                    hoist=hoist)
+                    hoist=hoist, opt_level=args.opt_level)
     finally:
         progress.done()
-    print(f"{name}  frontend={frontend}  params={args.params}  {b.seconds:.1f}s")
+    level = f"  opt_level={args.opt_level}" if args.opt_level else ""
+    print(f"{name}  frontend={frontend}  params={args.params}{level}  {b.seconds:.1f}s")
+    ttnn = b.stages.get(StageName.TTNN)
+    if args.opt_level and ttnn is not None and ttnn.ok:
+        print(b.placement().summary())
+    if args.memory and ttnn is not None and ttnn.ok:
+        print(b.memory().summary())
     print(b.table())
     if b.hoisted is not None:
         from ..analysis.const_eval import const_eval_report  # lazy: imports torch (~2.5 s)

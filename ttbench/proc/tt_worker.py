@@ -1,12 +1,12 @@
 """Child-process entry for the Tenstorrent plugin (see tt_plugin.py). Never imported by the parent.
 
     python tt_worker.py descriptor OUT_PATH
-    python tt_worker.py compile STABLEHLO.mlir EXPORT_DIR
+    python tt_worker.py compile STABLEHLO.mlir EXPORT_DIR [OPTIMIZATION_LEVEL]
     python tt_worker.py serve
 
 `serve` keeps one plugin client for many compiles (the op-by-op flow compiles hundreds of one-op modules; the
 plugin's start costs seconds, a small compile tens of milliseconds). Requests are JSON lines on stdin:
-    {"source": STABLEHLO.mlir, "export": DIR, "inputs": NPZ or null, "outputs": NPZ}
+    {"source": STABLEHLO.mlir, "export": DIR, "inputs": NPZ or null, "outputs": NPZ, "optimization_level": N or null}
 and each reply is one JSON line on the protocol stream (the original stdout; the plugin's own output goes to
 stderr): {"ok": true, "executed": bool} or {"ok": false, "error": "..."}. "inputs" asks for an execution too
 (only meaningful with a chip: compile-only clients return zeros). A compiler error the plugin raises is a
@@ -41,20 +41,29 @@ def make_descriptor(out: str) -> int:
     return 0
 
 
-def compile_file(source: str, export_dir: str) -> int:
+# The compiler's performance metrics (per-op FLOPs, fidelity, placement; the chip's peaks) land here in the export
+# folder when an optimization level is asked for.
+PERF_METRICS_FILE = "perf_metrics.json"
+
+
+def compile_file(source: str, export_dir: str, optimization_level=None) -> int:
     _inject_fault(source)
-    _compile(_client(), source, export_dir)
+    _compile(_client(), source, export_dir, optimization_level)
     print("compiled", flush=True)
     return 0
 
 
-def _compile(client, source: str, export_dir: str):
+def _compile(client, source: str, export_dir: str, optimization_level=None):
     from jax._src.lib import xla_client
 
     with open(source, "rb") as f:
         payload = f.read()
     options = xla_client.CompileOptions()
-    options.env_option_overrides = [("export_path", export_dir)]
+    overrides = [("export_path", export_dir)]
+    if optimization_level is not None:  # level 0 is the plugin's default; asking for it also asks for the metrics
+        overrides += [("optimization_level", str(int(optimization_level))), ("ttnn_perf_metrics_enabled", "true"),
+                      ("ttnn_perf_metrics_output_file", os.path.join(export_dir, PERF_METRICS_FILE))]
+    options.env_option_overrides = overrides
     devices = xla_client.DeviceList(tuple(client.devices()[:1]))
     return client.compile_and_load(payload, devices, options)
 
@@ -99,7 +108,8 @@ def serve() -> int:
     def handle(client, request):
         _inject_fault(request["source"])
         os.makedirs(request["export"], exist_ok=True)
-        executable = _compile(client, request["source"], request["export"])  # its error is the reply's
+        executable = _compile(client, request["source"], request["export"],  # its error is the reply's
+                              request.get("optimization_level"))
         if request.get("inputs"):
             _execute(client, executable, request["inputs"], request["outputs"])
         return {"ok": True, "executed": bool(request.get("inputs"))}
@@ -115,9 +125,9 @@ def main(argv) -> int:
         return make_descriptor(argv[1])
     if argv == ["serve"]:
         return serve()
-    if argv[:1] == ["compile"] and len(argv) == 3:
+    if argv[:1] == ["compile"] and len(argv) in (3, 4):
         os.makedirs(argv[2], exist_ok=True)
-        return compile_file(argv[1], argv[2])
+        return compile_file(argv[1], argv[2], int(argv[3]) if len(argv) == 4 else None)
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..records.findings import SUMMARY_COLUMNS
 from ..analysis.op_kinds import op_kind
-from ..core import VIEWS, cell_text
+from ..core import VIEWS, cell_text, human_bytes
 from ..diff import summary_lines
 from ..io.atomic import write_text_atomic
 from ..io.export import STAGE_TABLE_COLUMNS, clipped_error
@@ -95,6 +95,58 @@ def run_result_repr_html(r) -> str:
     rows = [[i] + [o.get(c) for c in cols[1:]] for i, o in enumerate(r.outputs)]
     caption = f"{r.model} · {r.stage} on {r.device}: {'ok' if r.ok else 'FAILED'} — {r.message}"
     return html_table(cols, rows, caption, cls="ttbench-run")
+
+
+def placement_repr_html(report) -> str:
+    """Counts by placement, then every op with its line: where the compiler put each result."""
+    counts = html_table(["placement", "ops"], list(report.counts().items()), report.summary().splitlines()[0],
+                        cls="ttbench-run")
+    columns = ["index", "op", "location", "module", "placement", "const_eval"]
+    rows = [[getattr(p, c) for c in columns] for p in report.ops]
+    unread = (f"<p>{len(report.unread)} results whose layout ttbench could not read, not counted (first: "
+              f"{html.escape(report.unread[0])})</p>") if report.unread else ""
+    return counts + unread + f"<details><summary>all {len(rows)} ops</summary>" + \
+        html_table(columns, rows, cls="ttbench-run") + "</details>"
+
+
+def memory_repr_html(report) -> str:
+    """The verdict and peaks, then every op with its live bytes (the one that does not fit first marked)."""
+    head = "".join(f"<p>{html.escape(line.strip())}</p>" for line in report.summary().splitlines())
+    over = report.first_overflow
+    columns = ["index", "op", "location", "L1 per core", "DRAM", "L1 weights", "DRAM weights", "live"]
+    rows = [[r.index, r.op + ("  ← first that does not fit" if over and r is over[0] else ""), r.location,
+             human_bytes(r.l1_per_core), human_bytes(r.dram), human_bytes(r.l1_weights), human_bytes(r.dram_weights),
+             r.live] for r in report.ops]
+    return head + f"<details><summary>all {len(rows)} ops</summary>" + \
+        html_table(columns, rows, cls="ttbench-run") + "</details>"
+
+
+def memory_plot(report, ax=None):
+    """L1 per core and DRAM across the program, each against its chip limit (dashed); the first op that does not
+    fit marked."""
+    from .plots import notebook_figure  # lazy: matplotlib, only when a plot is drawn
+
+    figure = None
+    if ax is None:
+        figure = notebook_figure(figsize=(10, 4))
+        axes = figure.subplots(2, 1, sharex=True)
+    else:
+        axes = (ax, ax.twinx())
+    xs = list(range(len(report.ops)))
+    for axis, key, limit, name in ((axes[0], "l1_per_core", report.chip["l1_per_core"], "L1 per core"),
+                                   (axes[1], "dram", report.chip["dram"], "DRAM")):
+        axis.plot(xs, [getattr(r, key) / 2**20 for r in report.ops], color="tab:blue", linewidth=1)
+        axis.axhline(limit / 2**20, color="tab:red", linestyle="--", linewidth=1, label=f"{report.chip['arch']} limit")
+        axis.set_ylabel(f"{name} (MiB)")
+        axis.legend(loc="upper right", fontsize=8)
+    over = report.first_overflow
+    if over is not None:
+        x = report.ops.index(over[0])
+        for axis in axes:
+            axis.axvline(x, color="tab:red", linewidth=1)
+    axes[-1].set_xlabel("op (program order)")
+    axes[0].set_title(f"{report.model}: tensors live on the chip (a bound; circular buffers not counted)")
+    return figure if figure is not None else axes[0]
 
 
 def stage_table_repr_html(table) -> str:
@@ -323,6 +375,9 @@ VIEWS.update({
     "OpByOpReport._repr_html_": op_by_op_repr_html,
     "OpRow._repr_html_": op_row_repr_html,
     "StageTable._repr_html_": stage_table_repr_html,
+    "PlacementReport._repr_html_": placement_repr_html,
+    "MemoryReport._repr_html_": memory_repr_html,
+    "MemoryReport.plot": memory_plot,
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pathlib
 import shutil
+from typing import Optional
 
 from ..core import PROGRAM_STAGES, Stage, StageName
 from ..ir.text import elide_weights, legalize_for_tt, parse_ops
@@ -80,14 +81,24 @@ def _file_stage(name: str, path: str, seconds: float, meta: dict) -> Stage:
     return stage
 
 
-def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float) -> tuple:
-    """stablehlo Stage -> (ttir Stage, ttnn Stage)."""
+# The Tenstorrent compiler's optimization levels: 0 (its default) places every tensor interleaved in DRAM; 1 and 2
+# run its optimizer (L1 placement, sharding).
+OPT_LEVELS = (0, 1, 2)
+PERF_METRICS_FILE = "perf_metrics.json"
+
+
+def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float, opt_level: int = 0) -> tuple:
+    """stablehlo Stage -> (ttir Stage, ttnn Stage), compiled at `opt_level`."""
     handed_over = handed_over_text(stablehlo_stage, arguments, params)
     workdir = temp_dir("ttbench-tt-")  # marked: the next run reclaims it if we die
     remove_orphans("ttbench-tt-")
     try:
-        result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)
-        meta = {"target": result.target, "compile_seconds": round(result.seconds, 3)}
+        result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout,
+                                             optimization_level=opt_level or None)
+        if not result.ok and opt_level:
+            result.error = _optimizer_failure(handed_over, timeout, opt_level, result.error)
+        meta = {"target": result.target, "optimization_level": opt_level,
+                "compile_seconds": round(result.seconds, 3)}
         if result.lock_wait_seconds:  # another process's compile held the plugin: not this model's compile time
             meta["lock_wait_seconds"] = round(result.lock_wait_seconds, 3)
         stages = []
@@ -116,6 +127,9 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
                 ttnn.meta["flatbuffer_path"] = keep
                 ttnn.meta["flatbuffer_bytes"] = os.path.getsize(keep)
                 ttnn.artifacts[FLATBUFFER_FILE] = pathlib.Path(keep)
+            metrics = result.files.get("perf_metrics")
+            if metrics:
+                ttnn.artifacts[PERF_METRICS_FILE] = pathlib.Path(metrics).read_text()
             const_eval = [op for op in ttnn.ops if "const_eval" in (op.attrs.get("func") or "")]
             ttnn.meta["const_eval_functions"] = len({op.attrs["func"] for op in const_eval})
             ttnn.meta["const_eval_ops"] = len(const_eval)
@@ -124,3 +138,16 @@ def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: fl
         return ttir, ttnn
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _optimizer_failure(handed_over: str, timeout: float, opt_level: int, error: Optional[str]) -> Optional[str]:
+    """The error of a compile at `opt_level`, saying whether level 0 compiles the same module: a failure only the
+    optimizer hits is the optimizer's (its pass and op are in the error), not the model's."""
+    workdir = temp_dir("ttbench-tt-")
+    try:
+        plain = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if plain.ok:
+        return f"compiles at level 0, fails at level {opt_level} (the compiler's optimizer): {error}"
+    return f"fails at level {opt_level}, and at level 0 too: {error}"

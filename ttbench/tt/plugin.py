@@ -211,8 +211,10 @@ def unpack_failure(log: str) -> Optional[str]:
             "moment?); not a compiler failure: run again")
 
 
-def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S) -> Compiled:
-    """Hand StableHLO text to the plugin in a child process; collect the TTIR, TTNN and flatbuffer it exports."""
+def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_S,
+                      optimization_level: Optional[int] = None) -> Compiled:
+    """Hand StableHLO text to the plugin in a child process; collect the TTIR, TTNN and flatbuffer it exports (and
+    the performance metrics, when an optimization level is given: None leaves the plugin's default, level 0)."""
     piece = optional.tt_plugin()
     if not piece.available:
         return Compiled(False, f"Tenstorrent compiler plugin not available: {piece.hint}", "", 0.0)
@@ -226,10 +228,11 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
     with open(source, "w") as f:
         f.write(text)
     export = os.path.join(workdir, "export")
-    result = run_worker(["compile", source, export], env, timeout)
+    command = ["compile", source, export] + ([str(optimization_level)] if optimization_level is not None else [])
+    result = run_worker(command, env, timeout)
     waited = result.lock_wait_seconds
     if not result.ok and RUNTIME_RACE in result.log:  # another program unpacked the runtime at that moment: again
-        result = run_worker(["compile", source, export], env, timeout)
+        result = run_worker(command, env, timeout)
         waited += result.lock_wait_seconds
     files = collect_exports(export)
     if result.timed_out:
@@ -314,7 +317,7 @@ def collect_exports(export_dir: str) -> dict:
         return found[-1] if found else None
 
     files = {"ttir": newest("irs/ttir_*.mlir"), "ttnn": newest("irs/ttnn_[0-9]*.mlir"),
-             "flatbuffer": newest("fb_*.ttnn")}
+             "flatbuffer": newest("fb_*.ttnn"), "perf_metrics": newest("perf_metrics*.json")}
     return {k: v for k, v in files.items() if v}
 
 

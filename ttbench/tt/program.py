@@ -53,6 +53,8 @@ class Function:
     arguments: list  # SSA names, in order
     argument_types: list  # TensorType or None
     argument_names: list  # `ttir.name` of each argument (the model's parameter name), "" when not given
+    argument_roles: list = field(default_factory=list)  # `ttcore.argument_type` of each ("input", "parameter",
+    # "constant"), "" when not given
     ops: list = field(default_factory=list)  # ProgramOp, in order
     returns: list = field(default_factory=list)  # SSA names returned
 
@@ -66,6 +68,7 @@ class Program:
     stage: str  # "ttir" or "ttnn"
     functions: dict  # name -> Function, in printed order
     resources: dict = field(default_factory=dict)  # dense_resource key -> hex of its bytes (the module's trailer)
+    aliases: dict = field(default_factory=dict)  # the module's attribute aliases (`#l1`, `#ttnn_layout3`, ...)
     cache: dict = field(default_factory=dict, repr=False)  # what an executor derives once per program (its plan)
 
     @property
@@ -113,7 +116,7 @@ def _parse_head(op: Op, aliases: Optional[dict] = None) -> ProgramOp:
 def _parse_signature(line: str, name: str, aliases: Optional[dict] = None) -> Function:
     at = line.find("(", line.find("@" + name))
     end = skip_balanced(line, at)
-    arguments, types, names = [], [], []
+    arguments, types, names, roles = [], [], [], []
     for part in split_top_level(line[at + 1:end - 1]):
         value, _, rest = part.partition(":")
         rest = rest.strip()
@@ -127,7 +130,9 @@ def _parse_signature(line: str, name: str, aliases: Optional[dict] = None) -> Fu
             attrs = parse_attr_dict(rest[attrs_at:skip_balanced(rest, attrs_at)])
         given = attrs.get("ttir.name")
         names.append(given if isinstance(given, str) else "")
-    return Function(name=name, arguments=arguments, argument_types=types, argument_names=names)
+        role = attrs.get("ttcore.argument_type")
+        roles.append(getattr(role, "body", "") if role is not None else "")
+    return Function(name=name, arguments=arguments, argument_types=types, argument_names=names, argument_roles=roles)
 
 
 def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Program:
@@ -165,4 +170,4 @@ def parse_program(stage: str, full_text: str, ops: Optional[list] = None) -> Pro
         raise ProgramError(str(exc)) from exc
     if not functions:
         raise ProgramError(f"the {stage} text has no functions")
-    return Program(stage=stage, functions=functions, resources=resource_blobs(trailer))
+    return Program(stage=stage, functions=functions, resources=resource_blobs(trailer), aliases=aliases)

@@ -1,0 +1,143 @@
+"""The Tenstorrent compiler's optimization levels: what level 2 changes in the program (placement read from its
+layouts), that the numbers hold where ttbench can vouch for them, and that they are refused where it cannot."""
+import json
+
+import pytest
+import torch
+
+import ttbench as tb
+from ttbench.core import BadInput
+from tests.cli_runner import run_cli
+
+
+class TinyConv(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 16, 3, padding=1)
+        self.c2 = torch.nn.Conv2d(16, 16, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.c2(torch.relu(self.c1(x))))
+
+
+def test_a_level_the_compiler_has_not_or_without_the_compiler_is_refused_before_any_work():
+    m, x = tb.models.load("mlp")
+    for level in (3, -1, "2", True):
+        with pytest.raises(BadInput, match="opt_level is one of 0, 1, 2"):
+            tb.bringup(m, x, opt_level=level)
+    with pytest.raises(BadInput, match="needs tt=True"):
+        tb.bringup(m, x, opt_level=2, tt=False)
+    done = run_cli("bringup", "mlp", "--no-tt", "--opt-level", "2")
+    assert done.returncode == 2 and "--opt-level and --memory need the Tenstorrent stages" in done.stderr
+
+
+@pytest.mark.tt
+def test_mlp_at_level_2_is_sharded_into_l1_and_its_numbers_hold(zoo_bringup):
+    m, x = tb.models.load("mlp")
+    optimized = tb.bringup(m, x, opt_level=2, name="mlp", progress=False)
+    plain = zoo_bringup("mlp", tt=True)
+    assert optimized.ok and optimized.stages["ttnn"].meta["optimization_level"] == 2
+    assert plain.stages["ttnn"].meta["optimization_level"] == 0
+    level2, level0 = optimized.placement(), plain.placement()
+    assert level2.optimization_level == 2 and level2.sharded >= 10 and level2.in_l1 >= level2.sharded
+    assert level0.sharded == 0 and level0.in_l1 == 0 and not level0.unread and not level2.unread
+    assert set(level0.counts()) <= {"DRAM interleaved", "host"}
+    sharded = next(p for p in level2.ops if p.memory_layout.endswith("_sharded"))
+    assert sharded.buffer == "l1" and sharded.placement.startswith("L1 ") and sharded.location  # by source line
+    assert "in L1" in level2.summary() and "_sharded" in level2.summary()
+    metrics = json.loads(optimized.stages["ttnn"].artifacts["perf_metrics.json"])
+    assert metrics["summary"]["sharded_ops"] >= 10  # the compiler's own count agrees it sharded
+    for b in (optimized, plain):  # the interpreter runs both programs; the optimizer moved data, not values
+        r = b.run("ttnn", device="cpu")
+        assert r.ok and r.pcc >= 0.999, r.message
+    sharded_memory, plain_memory = optimized.memory(), plain.memory()
+    assert sharded_memory.fits and plain_memory.fits and "fits: peak L1" in sharded_memory.verdict()
+    assert sharded_memory.peak_l1.l1_per_core > 0 and plain_memory.peak_l1.l1_per_core == 0  # level 0: all DRAM
+    assert plain_memory.peak_dram.dram_weights > 0  # mlp's weights, made once by const-eval, stay in DRAM
+    assert plain_memory.chip["arch"] == "blackhole" and plain_memory.chip["l1_per_core"] > 2**20
+
+
+@pytest.mark.tt
+def test_a_conv_at_level_2_is_sharded_and_its_weight_preparation_is_refused_not_guessed():
+    b = tb.bringup(TinyConv(), (torch.randn(1, 3, 16, 16),), opt_level=2, name="tiny_conv", progress=False)
+    assert b.ok, b.failed_stage
+    assert b.placement().sharded > 0
+    r = b.run("ttnn", device="cpu")
+    assert not r.executed and r.pcc is None and "prepare_conv2d_weights" in r.message
+
+
+@pytest.mark.tt
+def test_the_cli_says_the_level_where_the_optimizer_put_the_results_and_what_fits():
+    done = run_cli("bringup", "mlp", "--opt-level", "2", "--memory")
+    assert done.returncode == 0, done.stderr
+    assert "opt_level=2" in done.stdout and "ttnn at optimization level 2" in done.stdout
+    assert "L1 width_sharded" in done.stdout and "on blackhole: fits: peak L1" in done.stdout
+
+
+@pytest.mark.tt
+def test_a_failure_only_the_optimizer_hits_says_that_level_0_compiles():
+    # jax-tt-plugin 0.1.3: at level 1 the optimizer validates each ttnn.constant against the device and refuses
+    # an inlined weight's resource ("Unsupported ElementsAttr type"); level 0 compiles the same module.
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x, params="inline", opt_level=1, name="mlp", progress=False)
+    ttir, ttnn = b.stages["ttir"], b.stages["ttnn"]
+    assert ttir.ok and not ttnn.ok and not ttnn.meta.get("internal_error")
+    assert "compiles at level 0, fails at level 1 (the compiler's optimizer)" in ttnn.error
+    assert "ttnn.constant" in ttnn.error and "loader.py" in ttnn.error  # the op and the model's line
+
+
+class Huge(torch.nn.Module):
+    """A weight of 65536 x 131072 f32 (32 GiB) on the meta device: more than a P150's DRAM, never made."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(65536, 131072, bias=False)
+
+    def forward(self, x):
+        return self.proj(x)
+
+
+@pytest.mark.tt
+def test_a_weight_larger_than_the_chips_dram_gets_a_verdict_naming_the_first_op_that_does_not_fit():
+    with torch.device("meta"):
+        model = Huge()
+    b = tb.bringup(model, (torch.randn(1, 65536),), name="huge", progress=False)
+    assert b.ok, b.failed_stage
+    report = b.memory()
+    row, kind, over = report.first_overflow
+    assert report.fits is False and kind == "DRAM" and over > 0
+    assert row.dram_weights >= 65536 * 131072 * 4  # the weight, tile-padded, counted as a weight
+    assert report.verdict().startswith(f"does not fit: {row.op} #{row.index}") and "of DRAM" in report.verdict()
+    assert "over the blackhole's 31.8 GiB" in report.verdict()
+
+
+_LLM_MEMORY = """
+import json, resource, time
+import ttbench as tb
+start = time.perf_counter()
+model, inputs = tb.models.load("llama_8b")  # built on meta: shapes only
+report = tb.bringup(model, inputs, name="llama_8b", progress=False).memory()
+peak = report.peak_dram
+print(json.dumps({"seconds": time.perf_counter() - start, "fits": report.fits, "weights": peak.dram_weights,
+                  "location": peak.location, "summary": report.summary(),
+                  "rss_kib": max(resource.getrusage(who).ru_maxrss
+                                 for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))}))
+"""
+
+
+@pytest.mark.tt
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_an_8b_llm_on_meta_weights_gets_a_dram_verdict_in_two_minutes_and_4_gb():
+    import subprocess
+    import sys
+
+    from tests.paths import REPO
+
+    done = subprocess.run([sys.executable, "-c", _LLM_MEMORY], capture_output=True, text=True, cwd=REPO,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["seconds"] < 120 and found["rss_kib"] < 4 * 2**20, found  # the largest process, peak
+    assert found["fits"] is not None and found["weights"] > 28 * 2**30  # 8e9 f32 weights, counted, never made
+    assert "peak DRAM" in found["summary"] and found["location"]  # where, by source line
