@@ -126,6 +126,7 @@ lab: setup
 bench: setup
 	$(BIN)/python benchmarks/bench_capture.py
 	$(BIN)/python benchmarks/bench_tt.py
+	$(BIN)/python benchmarks/bench_opt_level.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_op_by_op.py
 	$(BIN)/python benchmarks/bench_op_by_op_tt.py
