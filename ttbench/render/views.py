@@ -9,7 +9,6 @@ import html
 import io
 from typing import Optional
 
-from ..records.findings import SUMMARY_COLUMNS
 from ..analysis.op_kinds import op_kind
 from ..core import VIEWS, cell_text, human_bytes
 from ..diff import summary_lines

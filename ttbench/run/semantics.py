@@ -27,6 +27,7 @@ from ..stages.onnx_prepare import graph_inputs
 from ..tt.interp import ACTIVATION_READINGS, ACTIVATIONS, NotInterpreted, READINGS, interpret_text
 from ..records.findings import Finding
 
+
 def fx_node_values(graph, arguments: list, nodes=None) -> dict:
     """node name -> tensor results of every call_function node of `graph` (those named in `nodes`, when given),
     run by PyTorch on `arguments` in a forked child: the graph's ops are the user's too, and an abort or a hang
