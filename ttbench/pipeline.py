@@ -96,6 +96,16 @@ class Bringup(BringupRecord):
             self._findings = findings_of(self)
         return self._findings
 
+    def _require_level_0(self, what: str, device: str) -> None:
+        """Work that compiles through the Tenstorrent compiler again does so at its default level: on a bringup
+        compiled at another level its results would describe another program than the stages show."""
+        ttnn = self.stages.get(StageName.TTNN)
+        level = ttnn.meta.get("optimization_level", 0) if ttnn is not None else 0
+        if device == "tt" and level:
+            raise BadInput(f"{what} on device 'tt' compiles again at the compiler's default level 0, and this "
+                           f"bringup was compiled at opt_level={level}: its results would be another program's. "
+                           f"Bring the model up at opt_level=0 for it (levels there are not supported yet)")
+
     def run(self, stage: str = "stablehlo", device: str = "cpu", atol: float = 1e-2, rtol: float = 1e-2,
             pcc: float = 0.99, timeout: Optional[float] = None, expected=None, weights=None, precision: str = "ir"):
         """Compile `stage` for `device`, feed the example inputs (and weights, in order), compare every output
@@ -109,6 +119,7 @@ class Bringup(BringupRecord):
         replays the program as ttnn calls on Tenstorrent's simulator (`make sim-env`, TTBENCH_TTSIM; see docs/simulator.md).
         timeout: seconds for the run (default 600, 1800 on ttsim: a cold run compiles every kernel). -> RunResult"""
         self._require_values("running a stage", weights)
+        self._require_level_0("running a stage", device)
 
         return run_stage(self, stage=stage, device=device, atol=atol, rtol=rtol, pcc=pcc, timeout=timeout,
                          expected=expected, precision=precision)
@@ -122,6 +133,7 @@ class Bringup(BringupRecord):
         simulator against the interpreter. `timeout`: seconds per op (default 30), per simulator run on ttsim
         (default 1800). `weights`: as for run(). -> OpByOpReport"""
         self._require_values("op by op", weights)
+        self._require_level_0("op by op", device)
 
         return op_by_op(self, device=device, stage=stage, mode=mode, pcc=pcc, atol=atol, rtol=rtol,
                         timeout=timeout, transform=transform, progress=progress)
@@ -173,6 +185,7 @@ class Bringup(BringupRecord):
         if stage not in devices:
             raise BadInput(f"first_failing_op checks stage 'ttnn', 'ttir' or 'stablehlo', not {stage!r}")
         self._require_values("first_failing_op (it records each op's inputs from one run)", None)
+        self._require_level_0("first_failing_op", devices[stage])
         report = op_by_op(self, device=devices[stage], timeout=timeout, progress=progress,
                           stop_at_first_failure=True)
         failed = report.failed()

@@ -29,6 +29,20 @@ def test_a_level_the_compiler_has_not_or_without_the_compiler_is_refused_before_
         tb.bringup(m, x, opt_level=2, tt=False)
     done = run_cli("bringup", "mlp", "--no-tt", "--opt-level", "2")
     assert done.returncode == 2 and "--opt-level and --memory need the Tenstorrent stages" in done.stderr
+    done = run_cli("bringup", "mlp", "--opt-level", "2", "--run", "tt")
+    assert done.returncode == 2 and "--run tt compiles again at the compiler's default level 0" in done.stderr
+
+
+def test_work_that_compiles_again_at_level_0_is_refused_on_a_bringup_at_another_level():
+    from ttbench.core import Stage
+    from ttbench.pipeline import Bringup
+
+    ttnn = Stage(name="ttnn", ok=True, meta={"optimization_level": 2})
+    b = Bringup(model_name="m", frontend="export", params="args", stages={"ttnn": ttnn})
+    for call in (lambda: b.run("ttnn", device="tt"), lambda: b.op_by_op(device="tt"),
+                 lambda: b.first_failing_op("ttnn")):
+        with pytest.raises(BadInput, match="compiled at opt_level=2: its results would be another program's"):
+            call()
 
 
 @pytest.mark.tt

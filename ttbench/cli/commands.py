@@ -41,6 +41,9 @@ def cmd_bringup(args) -> int:
     if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level or args.memory) and args.no_tt:
         raise BadInput("--stage ttir/ttnn, --compare, --drift, --opt-level and --memory need the Tenstorrent stages: "
                        "leave out --no-tt")
+    if args.opt_level and args.run == "tt":
+        raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
+                       f"{args.opt_level}, or run the stage on cpu or ttsim")
     if args.chained and args.run == "tt":
         if not device("tt").usable:
             raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
