@@ -15,6 +15,7 @@ import torch
 
 from .analysis.collect import analyze
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
+from .analysis.bound import time_bound
 from .analysis.memory import memory_report
 from .analysis.placement import placement_report
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
@@ -151,6 +152,13 @@ class Bringup(BringupRecord):
         and source line that does not, by how much. Circular buffers (the ops' own L1 use) are not counted: a
         bound, not a measurement. -> MemoryReport"""
         return memory_report(self)
+
+    def time_bound(self):
+        """An ideal-time bound per op and for the model, labelled as a bound everywhere: each op's FLOPs at its
+        math fidelity's peak against the DRAM bytes it moves at DRAM bandwidth (the compiler's own figures for the
+        chip, from the perf metrics it writes when bringup(opt_level=...) is given), whichever is longer. Compare
+        levels by bringing the model up at each. -> BoundReport"""
+        return time_bound(self)
 
     def compare_stages(self, reference_stage: str = "stablehlo", stage: str = "ttnn", min_pcc: float = 0.999,
                        precision: str = "ir", weights=None):
@@ -299,7 +307,7 @@ def _hoisted(stage: Stage, weight_tensors: dict, options: dict):
 def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,
             tt: bool = True, tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, name: Optional[str] = None,
             progress=None, functionalize: bool = False, hoist: Optional[dict] = None,
-            dims: Optional[dict] = None, opt_level: int = 0) -> Bringup:
+            dims: Optional[dict] = None, opt_level: Optional[int] = None) -> Bringup:
     """Bring `model` up through every stage: fx|onnx -> torchfx -> stablehlo -> ttir -> ttnn.
 
     frontend: "export" (default for an nn.Module), "dynamo", or "onnx" (default for a .onnx path or ModelProto).
@@ -318,9 +326,11 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     has that method) after each one ends, ok or not: big models show each stage's op count as it is known.
     In a notebook, progress=None draws a bar per bringup (tqdm.auto); progress=False draws nothing.
 
-    opt_level: the Tenstorrent compiler's optimization level (0, its default: every tensor interleaved in DRAM; 1
-    and 2: its optimizer chooses L1 placement and sharding, the way production bringups compile). The level is in
-    the ttir/ttnn stages' meta; a failure only the optimizer hits says that level 0 compiles.
+    opt_level: the Tenstorrent compiler's optimization level (0: every tensor interleaved in DRAM; 1 and 2: its
+    optimizer chooses L1 placement and sharding, the way production bringups compile). None (the default) compiles
+    at the compiler's default, level 0; a level given also asks for the compiler's perf metrics (the ttnn stage's
+    perf_metrics.json, which b.time_bound() reads). The level is in the ttir/ttnn stages' meta; a failure only the
+    optimizer hits says that level 0 compiles.
     """
     if frontend is None:  # an ONNX file or ModelProto goes through ONNX, a module through torch.export
         frontend = "onnx" if isinstance(model, (str, os.PathLike)) or type(model).__name__ == "ModelProto" \
@@ -329,10 +339,10 @@ def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: st
     _validate_hoist(hoist)
     if tt and not (isinstance(tt_timeout, (int, float)) and math.isfinite(tt_timeout) and tt_timeout > 0):
         raise BadInput(f"tt_timeout must be a finite number of seconds above 0, got {tt_timeout!r}")
-    if opt_level not in OPT_LEVELS or isinstance(opt_level, bool):
+    if opt_level is not None and (opt_level not in OPT_LEVELS or isinstance(opt_level, bool)):
         raise BadInput(f"opt_level is one of {', '.join(map(str, OPT_LEVELS))} (the Tenstorrent compiler's "
                        f"optimization levels), not {opt_level!r}")
-    if opt_level and not tt:
+    if opt_level is not None and not tt:
         raise BadInput("opt_level is the Tenstorrent compiler's: it needs tt=True")
     if dims and frontend != "onnx":
         raise BadInput("dims fixes named dynamic dimensions of an ONNX file's inputs: the onnx frontend only")
@@ -373,7 +383,7 @@ class BringupOptions:
     functionalize: bool = False
     hoist: Optional[dict] = None
     dims: Optional[dict] = None
-    opt_level: int = 0
+    opt_level: Optional[int] = None
 
 
 # --- the chain: one step per stage, each from the previous step's artifact to its Stage, the next artifact, and the

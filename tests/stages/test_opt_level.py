@@ -29,6 +29,8 @@ def test_a_level_the_compiler_has_not_or_without_the_compiler_is_refused_before_
         tb.bringup(m, x, opt_level=2, tt=False)
     done = run_cli("bringup", "mlp", "--no-tt", "--opt-level", "2")
     assert done.returncode == 2 and "--opt-level and --memory need the Tenstorrent stages" in done.stderr
+    done = run_cli("bringup", "mlp", "--bound")
+    assert done.returncode == 2 and "--bound uses the compiler's perf metrics" in done.stderr
     done = run_cli("bringup", "mlp", "--opt-level", "2", "--run", "tt")
     assert done.returncode == 2 and "--run tt compiles again at the compiler's default level 0" in done.stderr
 
@@ -64,6 +66,15 @@ def test_mlp_at_level_2_is_sharded_into_l1_and_its_numbers_hold(zoo_bringup):
     for b in (optimized, plain):  # the interpreter runs both programs; the optimizer moved data, not values
         r = b.run("ttnn", device="cpu")
         assert r.ok and r.pcc >= 0.999, r.message
+    bound = optimized.time_bound()
+    fc1 = next(op for op in bound.ops if op.op == "ttnn.matmul")  # mlp's first Linear: 4x32 @ (64x32)^T
+    peak = metrics["flops"]["peak_flops_per_sec_by_fidelity"].get(fc1.fidelity) or \
+        metrics["flops"]["peak_flops_per_sec"]  # its compute_config's fidelity, else the compiler's stated peak
+    assert fc1.flops == 2 * 4 * 64 * 32 and fc1.compute_s == fc1.flops / peak  # by hand
+    assert bound.total_s > 0 and "ideal-time bound" in bound.summary() and "not a measurement" in bound.summary()
+    assert sum(op.flops for op in bound.ops if op.op == "ttnn.matmul") == metrics["flops"]["total_flops"]
+    with pytest.raises(BadInput, match="opt_level=0, 1 or 2"):  # no level asked for: no compiler figures
+        plain.time_bound()
     sharded_memory, plain_memory = optimized.memory(), plain.memory()
     assert sharded_memory.fits and plain_memory.fits and "fits: peak L1" in sharded_memory.verdict()
     assert sharded_memory.peak_l1.l1_per_core > 0 and plain_memory.peak_l1.l1_per_core == 0  # level 0: all DRAM
@@ -82,10 +93,11 @@ def test_a_conv_at_level_2_is_sharded_and_its_weight_preparation_is_refused_not_
 
 @pytest.mark.tt
 def test_the_cli_says_the_level_where_the_optimizer_put_the_results_and_what_fits():
-    done = run_cli("bringup", "mlp", "--opt-level", "2", "--memory")
+    done = run_cli("bringup", "mlp", "--opt-level", "2", "--memory", "--bound")
     assert done.returncode == 0, done.stderr
     assert "opt_level=2" in done.stdout and "ttnn at optimization level 2" in done.stdout
     assert "L1 width_sharded" in done.stdout and "on blackhole: fits: peak L1" in done.stdout
+    assert "ideal-time bound" in done.stdout and "not a measurement" in done.stdout
 
 
 @pytest.mark.tt

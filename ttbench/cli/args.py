@@ -146,10 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tt", action="store_true", help="stop at stablehlo (skip the Tenstorrent compiler)")
     p.add_argument("--tt-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds for the Tenstorrent compile (default {DEFAULT_TIMEOUT_S:g})")
-    p.add_argument("--opt-level", type=int, choices=(0, 1, 2), default=0,
-                   help="the Tenstorrent compiler's optimization level: 0 (default) every tensor interleaved in "
-                        "DRAM; 1, 2 its optimizer places tensors in L1 and shards them (the first compile builds "
-                        "kernels: minutes; cached after)")
+    p.add_argument("--opt-level", type=int, choices=(0, 1, 2),
+                   help="the Tenstorrent compiler's optimization level (and its perf metrics): 0 every tensor "
+                        "interleaved in DRAM (the compiler's default); 1, 2 its optimizer places tensors in L1 and "
+                        "shards them (the first compile builds kernels: minutes; cached after)")
+    p.add_argument("--bound", action="store_true",
+                   help="with --opt-level: an ideal-time bound per op and for the model (FLOPs at peak against DRAM "
+                        "bytes at bandwidth; a bound, not a measurement)")
     p.add_argument("--memory", action="store_true",
                    help="what the TTNN program keeps on the chip op by op, against the chip's L1 and DRAM (static: "
                         "no chip, no weights needed)")

@@ -38,12 +38,16 @@ def cmd_bringup(args) -> int:
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
-    if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level or args.memory) and args.no_tt:
+    if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level is not None or args.memory) and \
+            args.no_tt:
         raise BadInput("--stage ttir/ttnn, --compare, --drift, --opt-level and --memory need the Tenstorrent stages: "
                        "leave out --no-tt")
     if args.opt_level and args.run == "tt":
         raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
                        f"{args.opt_level}, or run the stage on cpu or ttsim")
+    if args.bound and args.opt_level is None:
+        raise BadInput("--bound uses the compiler's perf metrics, written when a level is asked for: give "
+                       "--opt-level 0, 1 or 2")
     if args.chained and args.run == "tt":
         if not device("tt").usable:
             raise BadInput("--chained feeds each op the device's outputs, and tt is compile-only here (no chip): "
@@ -77,13 +81,15 @@ def cmd_bringup(args) -> int:
                     hoist=hoist, opt_level=args.opt_level)
     finally:
         progress.done()
-    level = f"  opt_level={args.opt_level}" if args.opt_level else ""
+    level = f"  opt_level={args.opt_level}" if args.opt_level is not None else ""
     print(f"{name}  frontend={frontend}  params={args.params}{level}  {b.seconds:.1f}s")
     ttnn = b.stages.get(StageName.TTNN)
     if args.opt_level and ttnn is not None and ttnn.ok:
         print(b.placement().summary())
     if args.memory and ttnn is not None and ttnn.ok:
         print(b.memory().summary())
+    if args.bound and ttnn is not None and ttnn.ok:
+        print(b.time_bound().summary())
     print(b.table())
     if b.hoisted is not None:
         from ..analysis.const_eval import const_eval_report  # lazy: imports torch (~2.5 s)

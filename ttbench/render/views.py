@@ -120,6 +120,15 @@ def memory_repr_html(report) -> str:
         html_table(columns, rows, cls="ttbench-run") + "</details>"
 
 
+def bound_repr_html(report) -> str:
+    """The model's bound (said to be one), then every op, longest first."""
+    head = "".join(f"<p>{html.escape(line.strip())}</p>" for line in report.summary().splitlines()[:2])
+    columns = ["index", "op", "location", "bound µs", "bound by", "GFLOP", "fidelity", "DRAM bytes"]
+    rows = [[op.index, op.op, op.location, f"{op.bound_s * 1e6:.3f}", op.bound_by, f"{op.flops / 1e9:.6f}",
+             op.fidelity, human_bytes(op.dram_bytes)] for op in sorted(report.ops, key=lambda o: -o.bound_s)]
+    return head + html_table(columns, rows, "an ideal-time bound, not a measurement", cls="ttbench-run")
+
+
 def memory_plot(report, ax=None):
     """L1 per core and DRAM across the program, each against its chip limit (dashed); the first op that does not
     fit marked."""
@@ -377,6 +386,7 @@ VIEWS.update({
     "PlacementReport._repr_html_": placement_repr_html,
     "MemoryReport._repr_html_": memory_repr_html,
     "MemoryReport.plot": memory_plot,
+    "BoundReport._repr_html_": bound_repr_html,
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,

@@ -87,17 +87,18 @@ OPT_LEVELS = (0, 1, 2)
 PERF_METRICS_FILE = "perf_metrics.json"
 
 
-def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float, opt_level: int = 0) -> tuple:
-    """stablehlo Stage -> (ttir Stage, ttnn Stage), compiled at `opt_level`."""
+def compile_tt(stablehlo_stage: Stage, arguments: list, params: str, timeout: float,
+               opt_level: Optional[int] = None) -> tuple:
+    """stablehlo Stage -> (ttir Stage, ttnn Stage), compiled at `opt_level` (None: the compiler's default, level 0,
+    without its perf metrics)."""
     handed_over = handed_over_text(stablehlo_stage, arguments, params)
     workdir = temp_dir("ttbench-tt-")  # marked: the next run reclaims it if we die
     remove_orphans("ttbench-tt-")
     try:
-        result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout,
-                                             optimization_level=opt_level or None)
+        result = tt_plugin.compile_stablehlo(handed_over, workdir, timeout=timeout, optimization_level=opt_level)
         if not result.ok and opt_level:
             result.error = _optimizer_failure(handed_over, timeout, opt_level, result.error)
-        meta = {"target": result.target, "optimization_level": opt_level,
+        meta = {"target": result.target, "optimization_level": opt_level or 0,
                 "compile_seconds": round(result.seconds, 3)}
         if result.lock_wait_seconds:  # another process's compile held the plugin: not this model's compile time
             meta["lock_wait_seconds"] = round(result.lock_wait_seconds, 3)
