@@ -13,9 +13,9 @@ from typing import Any, Mapping, Optional
 import numpy as np
 import torch
 
+from .analysis.bound import time_bound
 from .analysis.collect import analyze
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
-from .analysis.bound import time_bound
 from .analysis.memory import memory_report
 from .analysis.placement import placement_report
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
