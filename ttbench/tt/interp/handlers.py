@@ -813,12 +813,88 @@ def _ttnn_conv(ctx, op, args):
     x = _flat_nhwc_to_nchw(op, args[0], _attr(op, "in_channels"))
     bias = args[2] if len(args) > 2 and isinstance(args[2], torch.Tensor) else None
     transposed = op.name.endswith("transpose2d")
+    weight = args[1]
     if transposed:
         _check_transposed_padding_order(op, x)
-    out = _conv(x, _conv_weights(op, args[1]), bias, _pairs(op.attributes.get("stride", 1)), _conv_padding_ttnn(op),
+    else:
+        weight = _unprepared_conv2d_weights(op, weight)
+    out = _conv(x, _conv_weights(op, weight), bias, _pairs(op.attributes.get("stride", 1)), _conv_padding_ttnn(op),
                 _pairs(op.attributes.get("dilation", 1)), _attr(op, "groups", 1), transposed,
                 _pairs(op.attributes.get("output_padding", 0)))
     return _activated(ctx, op, _nchw_to_flat_nhwc(out), fused_output_activations(op))
+
+
+def _prepared_conv2d_shape(op, out_channels, in_channels):
+    kh, kw = _pairs(op.attributes.get("kernel_size"))
+    return (1, 1, kh * kw * in_channels, out_channels)
+
+
+def _unprepared_conv2d_weights(op, weight):
+    """ttnn.conv2d's weights as given ([O, I/groups, kH, kW]) or as prepare_conv2d_weights laid them out
+    ([1, 1, kH*kW*I, O]): the latter read back to [O, I, kH, kW]. The two shapes coincide only where the two
+    layouts hold the same values (O = I = kW = 1), so the shape alone decides."""
+    o, i = _attr(op, "out_channels"), _attr(op, "in_channels")
+    kh, kw = _pairs(op.attributes.get("kernel_size"))
+    prepared = _prepared_conv2d_shape(op, o, i)
+    if tuple(weight.shape) != prepared or tuple(weight.shape) == (o, i // _attr(op, "groups", 1), kh, kw):
+        return weight
+    if _attr(op, "groups", 1) != 1:
+        raise Unsupported(op.op, "prepared weights of a grouped convolution (groups > 1)")
+    return weight.reshape(kh, kw, i, o).permute(3, 2, 0, 1)
+
+
+# What prepare_conv2d_weights/_bias read only to choose the kernel's blocking for the conv's input: the logical
+# matrix is the same, and a blocking that pads it shows in the result type, which the handler checks.
+_CONV_PREPARATION_GEOMETRY = ("batch_size", "input_height", "input_width", "padding", "stride", "dilation",
+                              "input_dtype", "input_memory_config", "input_tensor_layout", "in_channels",
+                              "out_channels", "kernel_size", "groups")
+# conv2d_config's activation applies to the conv's output, which preparation does not compute
+_PREPARATION_CONFIG_FIELDS = ("conv2d_config.weights_dtype", "conv2d_config.activation")
+
+
+@handles("ttnn.prepare_conv2d_weights",
+         attributes=_CONV_PREPARATION_GEOMETRY + _PREPARATION_CONFIG_FIELDS + ("weights_format", "has_bias"),
+         reference="ttnn's conv2d weight preparation (prepare_conv2d_weights.cpp, to_weight_interleaved_mm_layout): "
+                   "[O, I, kH, kW] (weights_format OIHW) permuted to [kH, kW, I, O], flattened to "
+                   "[1, 1, kH*kW*I, O] and rounded to conv2d_config's weights_dtype; a result type padded or "
+                   "blocked otherwise, or groups > 1, is refused")
+def _prepare_conv2d_weights(ctx, op, args):
+    weight = args[0]
+    if weight.dim() != 4:
+        raise InterpreterBug(f"{op.name} #{op.op.index}: weights {tuple(weight.shape)} are not [O, I, kH, kW]")
+    o, i, kh, kw = weight.shape
+    prepared = _prepared_conv2d_shape(op, o, i)
+    if tuple(_result_shape(op)) != prepared:
+        raise Unsupported(op.op, why=f"its result {tuple(_result_shape(op))} is not the plain layout "
+                                     f"[1, 1, kH*kW*I, O] = {prepared} of weights {tuple(weight.shape)}")
+    return _conv_weights(op, weight).permute(2, 3, 1, 0).reshape(prepared)
+
+
+def _prepare_conv2d_weights_plan(op):
+    weights_format = _attr(op, "weights_format", "OIHW")
+    if weights_format != "OIHW":
+        raise Unsupported(op.op, f"prepare_conv2d_weights weights_format = {weights_format!r}")
+    if _attr(op, "groups", 1) != 1:
+        raise Unsupported(op.op, "prepared weights of a grouped convolution (groups > 1)")
+    _conv_weights(op, torch.zeros(1))
+    return _prepare_conv2d_weights
+
+
+_prepare_conv2d_weights.prepare = _prepare_conv2d_weights_plan
+
+
+@handles("ttnn.prepare_conv2d_bias", attributes=_CONV_PREPARATION_GEOMETRY + _PREPARATION_CONFIG_FIELDS,
+         reference="ttnn's conv2d bias preparation: [1, 1, 1, O] kept as it is, rounded to conv2d_config's "
+                   "weights_dtype; a result type padded otherwise is refused")
+def _prepare_conv2d_bias(ctx, op, args):
+    bias, o = args[0], _attr(op, "out_channels")
+    if bias.numel() != o or tuple(_result_shape(op)) != (1, 1, 1, o):
+        raise Unsupported(op.op, why=f"bias {tuple(bias.shape)} prepared as {tuple(_result_shape(op))} is not "
+                                     f"[1, 1, 1, {o}]")
+    return _conv_weights(op, bias).reshape(1, 1, 1, o)
+
+
+_prepare_conv2d_bias.prepare = lambda op: (_conv_weights(op, torch.zeros(1)), _prepare_conv2d_bias)[1]
 
 
 def _prepare_conv(op):

@@ -22,6 +22,8 @@ DEVICE_ONLY_ATTRIBUTES = {
     "deallocate_activation": "whether the input buffer is freed after the op: memory management",
     "conservative_folding": "a hint to the compiler's constant folding, already applied when the text was written",
     "force": "ttnn.deallocate's force flag: memory management",
+    "conv2d_slice_config": "whether a conv is cut into slices along its height or width to fit L1: the same "
+                           "arithmetic, in pieces",
     "mesh_offset": "which device of a mesh: placement (single-device programs only)",
     "mesh_shape": "the device mesh's shape: placement (single-device programs only)",
     "layout": "tile or row-major storage of the result: the same elements, arranged differently",
