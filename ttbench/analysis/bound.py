@@ -13,11 +13,9 @@ from ..ir.attributes import Opaque
 from ..records.bound import BoundReport, OpBound
 from ..stages.tt import PERF_METRICS_FILE
 from ..tt.layouts import LayoutUnreadable, placement, tensor_bytes
-from ..tt.program import ProgramOp
+from ..tt.program import BOOKKEEPING_OPS, ProgramOp
 from .op_kinds import is_bookkeeping, moves_only
 from .placement import ttnn_program
-
-_FREE = ("ttnn.deallocate", "ttnn.get_device", "ttcore.load_cached")  # no work of their own on the chip
 
 
 def time_bound(b: BringupRecord) -> BoundReport:
@@ -39,7 +37,7 @@ def time_bound(b: BringupRecord) -> BoundReport:
     report = BoundReport(model=b.model_name, optimization_level=stage.meta.get("optimization_level"), peaks=peaks,
                          compiler_roofline_s=roofline_ms / 1e3 if roofline_ms else None)
     for p in program.main.ops:
-        if p.name in _FREE:
+        if p.name in BOOKKEEPING_OPS:
             continue
         fidelity = _fidelity(p)
         peak = peaks["flops_by_fidelity"].get(fidelity) or peaks["peak_flops"]

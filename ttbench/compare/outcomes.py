@@ -11,12 +11,11 @@ import torch
 from ..core import REPORT_BUGS, OpOutcome, Reached
 from ..io.arrays import to_numpy
 from ..records.results import OutputCheck
-from ..tt.program import ProgramOp
+from ..tt.program import BOOKKEEPING_OPS, ProgramOp
 from ..tt.sim.executor import SimulatedOps
 from .values import compare
 
 # Ops with no value of their own to compare: bookkeeping and const-eval call sites (their callees' ops are run).
-NOT_RUN_OPS = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")
 # A simulated op's value agrees with the interpreter's when its PCC reaches the threshold and it is allclose at these
 # tolerances (bf16 kernels against the IR's arithmetic), unless the caller gives its own.
 DEFAULT_ATOL = DEFAULT_RTOL = 1e-2
@@ -50,7 +49,7 @@ def verdicts(done: SimulatedOps, min_pcc: float, atol: float = DEFAULT_ATOL,
     """Every op of the replayed program that has a value of its own, in program order, with its outcome."""
     out = []
     for p in done.program.ops():
-        if p.name in NOT_RUN_OPS:
+        if p.name in BOOKKEEPING_OPS:
             continue
         index = p.op.index
         stopped = _stopped(done, index)

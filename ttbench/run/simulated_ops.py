@@ -18,14 +18,14 @@ from typing import Optional
 
 import torch
 
-from ..compare.outcomes import DEFAULT_ATOL, DEFAULT_RTOL, NOT_RUN_OPS, verdicts
+from ..compare.outcomes import DEFAULT_ATOL, DEFAULT_RTOL, verdicts
 from ..compare.values import mismatch
 from ..core import BadInput, BringupRecord, InternalError, OpByOpMode, StageName
 from ..io.arrays import to_numpy
 from ..progress import bar as progress_bar
 from ..records.results import OpByOpReport, OpRow
 from ..tt.interp import PRODUCER as INTERPRETER, InterpreterBug, ProgramFault, Unsupported, interpret, why_not
-from ..tt.program import Program, ProgramError, parse_program
+from ..tt.program import BOOKKEEPING_OPS, Program, ProgramError, parse_program
 from ..tt.sim.executor import (DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIMULATOR, NotSimulated,
                                SimulatedOps, simulate)
 
@@ -80,7 +80,7 @@ def simulate_ops(b: BringupRecord, mode: str = "isolated", timeout: Optional[flo
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(OpByOpMode)}")
     program, interpreted = _program_and_results(b)
     result = SimulatedOps(program, interpreted.results, mode)
-    ops = [p for p in program.ops() if p.name not in NOT_RUN_OPS]
+    ops = [p for p in program.ops() if p.name not in BOOKKEEPING_OPS]
     arguments = [to_numpy(v) for v in b.argument_values]
     with progress_bar(len(ops), f"{b.model_name} ttnn ops on ttsim", progress) as bar:
         tick = lambda index: bar.update(1)  # noqa: E731

@@ -19,6 +19,10 @@ from ..ir.brackets import skip_balanced, split_top_level
 from ..ir.op_head import OpHeadError, parse_type, read_head
 from ..ir.text import parse_ops, resource_blobs, split_resources
 
+# Ops that hand out the device, free a buffer or call a const-eval function: no work of their own on the chip and
+# no value of their own to compare (a load_cached's results are its const-eval function's).
+BOOKKEEPING_OPS = ("ttnn.deallocate", "ttcore.load_cached", "ttnn.get_device")
+
 _FUNC_HEAD_RE = re.compile(r'^\s*func\.func (?:private |public |nested )?@([\w$.-]+)\(')
 _RETURN_RE = re.compile(r"^\s*(?:func\.)?return\b(.*?)(?: : .*)?$")
 _CALLEE_RE = re.compile(r"@([\w$.-]+)")
