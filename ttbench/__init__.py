@@ -15,13 +15,14 @@ from .render.views import save_page as save_html
 # name -> (module, attribute; None for the module itself), loaded on first use.
 _LAZY = {
     "bringup": ("pipeline", "bringup"), "Bringup": ("pipeline", "Bringup"),
+    "compare_levels": ("pipeline", "compare_levels"),
     "models": ("models", None), "analyze": ("pipeline", "findings_of"),
     "hoist_constants": ("hoist", "hoist_constants"), "Hoisted": ("hoist", "Hoisted"),
     "netron_stop": ("render.netron_view", "stop"), "explorer_stop": ("render.model_explorer", "stop"),
     "explore": ("render.explorer", "explore"),
 }
 
-__all__ = ["bringup", "Bringup", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure",
+__all__ = ["bringup", "Bringup", "compare_levels", "Stage", "Op", "SourceLoc", "ArgInfo", "BadInput", "InternalError", "CompilerFailure",
            "ServiceFailed",
            "ModelFailed", "models", "analyze", "devices", "hoist_constants", "Hoisted", "diff", "IRDiff",
            "netron_stop", "explorer_stop", "explore", "save_html", "__version__"]

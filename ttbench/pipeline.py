@@ -16,6 +16,7 @@ import torch
 from .analysis.bound import time_bound
 from .analysis.collect import analyze
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
+from .analysis.levels import level_changes
 from .analysis.memory import memory_report
 from .analysis.placement import placement_report
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
@@ -26,6 +27,7 @@ from .io.weights import load_argument_values
 from .proc.passes import prestart_worker
 from .progress import StageBar, in_notebook, quiet_framework_warnings
 from .records.comparison import StageComparison
+from .records.levels import LevelComparison, LevelRun
 from .records.results import NoFailingOp, OpByOpReport
 from .run.drift import DriftReport, drift
 from .run.op_by_op import op_by_op
@@ -35,7 +37,7 @@ from .run.stage_compare import compare_stages
 from .run.whole import run_stage
 from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error
-from .stages.tt import OPT_LEVELS, compile_tt
+from .stages.tt import OPT_LEVELS, PERF_METRICS_FILE, compile_tt
 from .tt import plugin as tt_plugin
 
 
@@ -159,6 +161,22 @@ class Bringup(BringupRecord):
         chip, from the perf metrics it writes when bringup(opt_level=...) is given), whichever is longer. Compare
         levels by bringing the model up at each. -> BoundReport"""
         return time_bound(self)
+
+    def compare_levels(self, other: "Bringup", run: bool = True, weights=None) -> LevelComparison:
+        """What the compiler's optimizer changed between this bringup's optimization level and `other`'s (the same
+        model brought up at another opt_level): per source line, the ops added, removed or fused and where their
+        results live; the ideal-time bound at each level where the compiler's metrics were written; with run=True
+        both programs run in ttbench's interpreter against the golden, so it says whether the numbers held (the
+        interpreter checks the programs the compiler wrote, not the chip). `weights`: as for run(), given to both.
+        tb.compare_levels(model, inputs, levels=(0, 2)) brings the model up at both levels first."""
+        if weights is not None:
+            for b in (self, other):
+                b.load_weights(weights)
+        report = level_changes(self, other)
+        report.bounds_s = tuple(_bound_s(b) for b in (self, other))
+        if run:
+            report.runs = [_level_run(b) for b in (self, other)]
+        return report
 
     def compare_stages(self, reference_stage: str = "stablehlo", stage: str = "ttnn", min_pcc: float = 0.999,
                        precision: str = "ir", weights=None):
@@ -302,6 +320,46 @@ def _hoisted(stage: Stage, weight_tensors: dict, options: dict):
     hoisted.stage.seconds = stage.seconds + time.perf_counter() - t0
     hoisted.stage.meta["before_hoist"] = {"ops": len(stage.ops)}
     return hoisted
+
+
+def _bound_s(b: Bringup) -> Optional[float]:
+    """The ideal-time bound's total, or None where the compiler wrote no perf metrics for the stage."""
+    return time_bound(b).total_s if PERF_METRICS_FILE in b.stages[StageName.TTNN].artifacts else None
+
+
+def _ttnn_error(b: Bringup) -> Optional[str]:
+    """Why `b` has no compiled ttnn stage ("stage: error"); None when it has one."""
+    stage = b.stages.get(StageName.TTNN)
+    if stage is not None and stage.ok:
+        return None
+    failed = stage or b.failed_stage
+    return f"{failed.name}: {failed.error}" if failed is not None else "no ttnn stage (tt=False)"
+
+
+def _level_run(b: Bringup) -> LevelRun:
+    level = b.stages[StageName.TTNN].meta["optimization_level"]
+    if b.missing_values():
+        return LevelRun(level, None, None, "not run: the weights are on the meta device (give weights=)", "")
+    result = b.run("ttnn", device="cpu")
+    return LevelRun(level, result.ok if result.executed else None, result.pcc, result.message,
+                    result.produced_by or result.device)
+
+
+def compare_levels(model, example_inputs=(), levels=(0, 2), run: bool = True, progress=None, weights=None,
+                   **bringup_options) -> LevelComparison:
+    """Bring `model` up at two of the Tenstorrent compiler's optimization levels and say what the optimizer changed,
+    line by line, and whether the numbers held (Bringup.compare_levels). `bringup_options` go to both bringups. A
+    level whose ttnn stage does not compile is reported in the comparison (`errors`), not raised."""
+    if not (isinstance(levels, (tuple, list)) and len(levels) == 2 and levels[0] != levels[1] and
+            all(level in OPT_LEVELS and not isinstance(level, bool) for level in levels)):
+        raise BadInput(f"levels is two different optimization levels among {', '.join(map(str, OPT_LEVELS))}, "
+                       f"e.g. (0, 2), not {levels!r}")
+    first, second = (bringup(model, example_inputs, opt_level=level, progress=progress, **bringup_options)
+                     for level in levels)
+    failed = {level: error for level, b in zip(levels, (first, second)) if (error := _ttnn_error(b))}
+    if failed:
+        return LevelComparison(model=first.model_name, levels=tuple(levels), errors=failed)
+    return first.compare_levels(second, run=run, weights=weights)
 
 
 def bringup(model, example_inputs=(), frontend: Optional[str] = None, params: str = "args", strict: bool = False,

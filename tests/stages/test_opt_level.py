@@ -32,6 +32,11 @@ def test_a_level_the_compiler_has_not_or_without_the_compiler_is_refused_before_
     assert "--drift need the Tenstorrent stages" in done.stderr
     done = run_cli("bringup", "mlp", "--bound")
     assert done.returncode == 2 and "--bound uses the compiler's perf metrics" in done.stderr
+    for levels in ((0, 0), (0, 3), 2, (0, 1, 2)):
+        with pytest.raises(BadInput, match="levels is two different optimization levels"):
+            tb.compare_levels(m, x, levels=levels)
+    done = run_cli("bringup", "mlp", "--against-level", "0")
+    assert done.returncode == 2 and "--against-level compares two levels: give --opt-level too" in done.stderr
     done = run_cli("bringup", "mlp", "--opt-level", "2", "--run", "tt")
     assert done.returncode == 2 and "--run tt compiles again at the compiler's default level 0" in done.stderr
 
@@ -84,22 +89,34 @@ def test_mlp_at_level_2_is_sharded_into_l1_and_its_numbers_hold(zoo_bringup):
 
 
 @pytest.mark.tt
-def test_a_conv_at_level_2_is_sharded_and_its_prepared_weights_are_interpreted():
+def test_a_conv_at_level_2_is_sharded_and_comparing_the_levels_says_what_changed_and_that_the_numbers_held():
     torch.manual_seed(0)
-    model, x = TinyConv(), (torch.randn(1, 3, 16, 16),)
-    b = tb.bringup(model, x, opt_level=2, name="tiny_conv", progress=False)
-    assert b.ok, b.failed_stage
-    assert b.placement().sharded > 0
-    ops = {op.name for op in b.stages["ttnn"].ops}
-    assert {"ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias"} <= ops  # level 0 hands the conv OIHW
-    r = b.run("ttnn", device="cpu")
-    assert r.ok and r.pcc >= 0.999, r.message
+    levels = tb.compare_levels(TinyConv(), (torch.randn(1, 3, 16, 16),), levels=(0, 2), name="tiny_conv",
+                               progress=False)
+    assert levels.levels == (0, 2) and not levels.errors
+    # the optimizer prepares the weights in const-eval (level 0 hands the conv OIHW), which the interpreter lays
+    # out as ttnn does: both programs run against PyTorch
+    assert levels.numbers_held is True, levels.numbers_line()
+    assert all(run.pcc >= 0.999 and "interpreter" in run.produced_by for run in levels.runs)
+    conv_lines = [line for line in levels.changed() if "ttnn.prepare_conv2d_weights" in line.added()]
+    assert conv_lines and all(line.location.startswith("test_opt_level.py") for line in conv_lines)
+    assert any("_sharded" in label for line in levels.lines for label in line.placements[1])
+    assert not any("_sharded" in label for line in levels.lines for label in line.placements[0])
+    assert all(bound > 0 for bound in levels.bounds_s)  # a level given: the compiler's metrics at both
+    assert "numbers held" in levels.summary() and "prepare_conv2d_weights" in levels.summary()
+    page = levels._repr_html_()
+    assert "source lines changed" in page and "L1 " in page
 
 
 @pytest.mark.tt
-def test_the_cli_says_the_level_where_the_optimizer_put_the_results_and_what_fits():
-    done = run_cli("bringup", "mlp", "--opt-level", "2", "--memory", "--bound")
+def test_the_cli_says_the_level_where_the_optimizer_put_the_results_and_what_fits(tmp_path):
+    done = run_cli("bringup", "mlp", "--opt-level", "2", "--memory", "--bound", "--against-level", "0",
+                   "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
+    assert "mlp ttnn level 0 -> level 2" in done.stdout and "numbers held" in done.stdout
+    saved = json.loads((tmp_path / "out" / "levels.json").read_text())
+    assert saved["levels"] == [0, 2] and saved["numbers_held"] is True
+    assert any("L1 width_sharded" in label for line in saved["lines"] for label in line["placements"][1])
     assert "opt_level=2" in done.stdout and "ttnn at optimization level 2" in done.stdout
     assert "L1 width_sharded" in done.stdout and "on blackhole: fits: peak L1" in done.stdout
     assert "ideal-time bound" in done.stdout and "not a measurement" in done.stdout

@@ -150,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the Tenstorrent compiler's optimization level (and its perf metrics): 0 every tensor "
                         "interleaved in DRAM (the compiler's default); 1, 2 its optimizer places tensors in L1 and "
                         "shards them (the first compile builds kernels: minutes; cached after)")
+    p.add_argument("--against-level", type=int, choices=(0, 1, 2),
+                   help="with --opt-level: also bring the model up at this level and say what the optimizer changed "
+                        "per source line and whether the numbers held at both (ttbench's interpreter); writes "
+                        "levels.json")
     p.add_argument("--bound", action="store_true",
                    help="with --opt-level: an ideal-time bound per op and for the model (FLOPs at peak against DRAM "
                         "bytes at bandwidth; a bound, not a measurement)")

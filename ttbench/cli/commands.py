@@ -38,13 +38,15 @@ def cmd_bringup(args) -> int:
         raise BadInput(f"--stage {args.stage} runs on cpu (ttbench's interpreter of the compiler's program)"
                        f"{' or tt' if args.stage == 'ttnn' else ''}, not {args.run}")
     compare = parse_compare(args.compare) if args.compare else None
-    if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level is not None or args.memory) and \
-            args.no_tt:
+    if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level is not None or args.memory or
+            args.against_level is not None) and args.no_tt:
         raise BadInput("--opt-level, --memory, --stage ttir/ttnn, --compare and --drift need the Tenstorrent stages: "
                        "leave out --no-tt")
     if args.opt_level and args.run == "tt":
         raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
                        f"{args.opt_level}, or run the stage on cpu or ttsim")
+    if args.against_level is not None and args.opt_level in (None, args.against_level):
+        raise BadInput("--against-level compares two levels: give --opt-level too, a different one")
     if args.bound and args.opt_level is None:
         raise BadInput("--bound uses the compiler's perf metrics, written when a level is asked for: give "
                        "--opt-level 0, 1 or 2")
@@ -90,6 +92,24 @@ def cmd_bringup(args) -> int:
         print(b.memory().summary())
     if args.bound and ttnn is not None and ttnn.ok:
         print(b.time_bound().summary())
+    extra, compared_ok, op_report = {}, True, None
+    if args.against_level is not None:
+        progress = ProgressLine(FRONTEND_STAGES[frontend])
+        try:
+            other = bringup(model, inputs, frontend=frontend, params=args.params, tt_timeout=args.tt_timeout,
+                            name=name, progress=progress, functionalize=args.functionalize, hoist=hoist,
+                            opt_level=args.against_level)
+        finally:
+            progress.done()
+        if ttnn is not None and ttnn.ok and other.stages.get(StageName.TTNN) and other.stages[StageName.TTNN].ok:
+            levels = other.compare_levels(b, weights=args.weights_file)
+            print(levels.summary())
+            extra["levels.json"] = levels.to_json() + "\n"
+            compared_ok = levels.numbers_held is not False
+        else:
+            print(f"levels not compared: the ttnn stage does not compile at level "
+                  f"{args.against_level if ttnn is not None and ttnn.ok else args.opt_level}")
+            compared_ok = False
     print(b.table())
     if b.hoisted is not None:
         from ..analysis.const_eval import const_eval_report  # lazy: imports torch (~2.5 s)
@@ -106,11 +126,10 @@ def cmd_bringup(args) -> int:
           f"{summary.text(SUMMARY_COLUMNS) if args.wide else summary.text() + chr(10) + '(--wide: every column)'}")
     tt = b.stages.get(StageName.TTNN)
     if tt is not None and tt.meta.get("target"):
-        extra = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
+        details = f", flatbuffer {tt.meta['flatbuffer_bytes']:,} bytes" if tt.meta.get("flatbuffer_bytes") else ""
         if "const_eval_ops" in tt.meta:
-            extra += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
-        print(f"tt: {tt.meta['target']}{extra}")
-    extra, compared_ok, op_report = {}, True, None
+            details += f", const-eval: {tt.meta['const_eval_ops']} ops in {tt.meta['const_eval_functions']} functions"
+        print(f"tt: {tt.meta['target']}{details}")
     if args.run:
         stage = args.stage or ("ttnn" if args.run in ("tt", "ttsim") else "stablehlo")
         result = b.run(stage, device=args.run, weights=args.weights_file)

@@ -14,6 +14,7 @@ from ..core import VIEWS, cell_text, human_bytes
 from ..diff import summary_lines
 from ..io.atomic import write_text_atomic
 from ..io.export import STAGE_TABLE_COLUMNS, clipped_error
+from ..records.levels import counted
 from ..records.results import FURTHEST_STAGES, OP_COLUMNS
 from .bringup_html import render_bringup, standalone
 from .graph import stage_graph as draw
@@ -127,6 +128,28 @@ def bound_repr_html(report) -> str:
     rows = [[op.index, op.op, op.location, f"{op.bound_s * 1e6:.3f}", op.bound_by, f"{op.flops / 1e9:.6f}",
              op.fidelity, human_bytes(op.dram_bytes)] for op in sorted(report.ops, key=lambda o: -o.bound_s)]
     return head + html_table(columns, rows, "an ideal-time bound, not a measurement", cls="ttbench-run")
+
+
+def levels_repr_html(report) -> str:
+    """The two levels' counts, bounds and numbers, then every source line the optimizer changed (the unchanged in a
+    fold): what a line's ops became and where their results moved."""
+    summary = report.summary().splitlines()
+    if report.errors:
+        return "".join(f"<p>{html.escape(line.strip())}</p>" for line in summary)
+    head = [summary[0]] + [line for line in summary if "ideal-time bound" in line] + [report.numbers_line()]
+    a, b = report.levels
+    columns = ["location", "module", f"level {a} ops", f"level {b} ops", "what changed"]
+
+    def rows(lines):
+        return [[line.location or "(no location)", line.module, ", ".join(counted(line.ops[0])),
+                 ", ".join(counted(line.ops[1])), line.describe()] for line in lines]
+
+    changed = report.changed()
+    same = [line for line in report.lines if not line.changed]
+    return "".join(f"<p>{html.escape(line.strip())}</p>" for line in head) + \
+        html_table(columns, rows(changed), f"{len(changed)} source lines changed", cls="ttbench-run") + \
+        (f"<details><summary>{len(same)} lines unchanged</summary>" +
+         html_table(columns, rows(same), cls="ttbench-run") + "</details>" if same else "")
 
 
 def memory_plot(report, ax=None):
@@ -387,6 +410,7 @@ VIEWS.update({
     "MemoryReport._repr_html_": memory_repr_html,
     "MemoryReport.plot": memory_plot,
     "BoundReport._repr_html_": bound_repr_html,
+    "LevelComparison._repr_html_": levels_repr_html,
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,
