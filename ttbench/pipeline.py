@@ -15,6 +15,7 @@ import torch
 
 from .analysis.bound import time_bound
 from .analysis.collect import analyze
+from .analysis.compiler_metrics import compiler_metrics
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
 from .analysis.levels import level_changes
 from .analysis.memory import memory_report
@@ -161,6 +162,13 @@ class Bringup(BringupRecord):
         chip, from the perf metrics it writes when bringup(opt_level=...) is given), whichever is longer. Compare
         levels by bringing the model up at each. -> BoundReport"""
         return time_bound(self)
+
+    def compiler_metrics(self):
+        """The compiler's own view of the program (its perf metrics, written when bringup(opt_level=...) is given):
+        per op, sharded or spilled to DRAM, FLOPs and math fidelity, each tied to the program op and source line
+        (matched by kind, module and result layout in program order; unmatched ones keep an unknown line), and its
+        totals. -> CompilerMetrics"""
+        return compiler_metrics(self)
 
     def compare_levels(self, other: "Bringup", run: bool = True, weights=None) -> LevelComparison:
         """What the compiler's optimizer changed between this bringup's optimization level and `other`'s (the same

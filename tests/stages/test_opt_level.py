@@ -72,6 +72,15 @@ def test_mlp_at_level_2_is_sharded_into_l1_and_its_numbers_hold(zoo_bringup):
     for b in (optimized, plain):  # the interpreter runs both programs; the optimizer moved data, not values
         r = b.run("ttnn", device="cpu")
         assert r.ok and r.pcc >= 0.999, r.message
+    compiler = optimized.compiler_metrics()  # the compiler's own per-op figures, tied to the program's lines
+    assert compiler.unmatched == 0 and sum(bool(op.sharded) for op in compiler.ops) == \
+        metrics["summary"]["sharded_ops"]
+    assert {op.location for op in compiler.ops} == {"loader.py:14", "loader.py:15", "loader.py:16"}
+    assert all(op.op == optimized.stages["ttnn"].ops[op.index].name for op in compiler.ops)
+    matmuls = [op for op in compiler.ops if op.flops]
+    assert len(matmuls) == 3 and all(op.flops_agree for op in matmuls)  # its FLOPs = ttbench's from the types
+    assert compiler.by_line()["loader.py:15"]["flops"] == 2 * 4 * 64 * 64  # fc2: 4x64 @ (64x64)^T
+    assert "shardable ops sharded" in compiler.summary() and "by source line" in compiler._repr_html_()
     bound = optimized.time_bound()
     fc1 = next(op for op in bound.ops if op.op == "ttnn.matmul")  # mlp's first Linear: 4x32 @ (64x32)^T
     peak = metrics["flops"]["peak_flops_per_sec_by_fidelity"].get(fc1.fidelity) or \

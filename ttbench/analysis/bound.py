@@ -18,15 +18,21 @@ from .op_kinds import is_bookkeeping, moves_only
 from .placement import ttnn_program
 
 
+def perf_metrics(b: BringupRecord, what: str) -> dict:
+    """The compiler's perf metrics for the ttnn stage; BadInput, finishing "`what` it writes when an optimization
+    level is asked for", when it wrote none."""
+    text = b.stages[StageName.TTNN].artifacts.get(PERF_METRICS_FILE)
+    if not text:
+        raise BadInput(f"{what} it writes when an optimization level is asked for: bring the model up with "
+                       f"opt_level=0, 1 or 2")
+    return json.loads(text)
+
+
 def time_bound(b: BringupRecord) -> BoundReport:
     program = ttnn_program(b, "the ideal-time bound")
     stage = b.stages[StageName.TTNN]
-    metrics_text = stage.artifacts.get(PERF_METRICS_FILE)
-    if not metrics_text:
-        raise BadInput("the ideal-time bound holds each op to the compiler's own figures for the chip (peak FLOP/s "
-                       "by math fidelity, DRAM bandwidth), which it writes when an optimization level is asked for: "
-                       "bring the model up with opt_level=0, 1 or 2")
-    metrics = json.loads(metrics_text)
+    metrics = perf_metrics(b, "the ideal-time bound holds each op to the compiler's own figures for the chip "
+                              "(peak FLOP/s by math fidelity, DRAM bandwidth), which")
     flops_figures, targets = metrics.get("flops", {}), metrics.get("perf_targets", {})
     peaks = {"flops_by_fidelity": flops_figures.get("peak_flops_per_sec_by_fidelity", {}),
              "peak_flops": flops_figures.get("peak_flops_per_sec"),
@@ -41,7 +47,7 @@ def time_bound(b: BringupRecord) -> BoundReport:
             continue
         fidelity = _fidelity(p)
         peak = peaks["flops_by_fidelity"].get(fidelity) or peaks["peak_flops"]
-        flops = _flops(p)
+        flops = op_flops(p)
         sizes = [_dram_bytes(t, program.aliases) for t in (*p.operand_types, *p.result_types)]
         report.unsized += sum(size is None for size in sizes)
         dram = sum(size or 0 for size in sizes)
@@ -68,7 +74,9 @@ def _elements(t) -> int:
     return math.prod(t.shape) if t is not None else 0
 
 
-def _flops(p: ProgramOp) -> int:
+def op_flops(p: ProgramOp) -> int:
+    """FLOPs from the op's types: matmul/linear 2·M·N·K, conv2d 2·outputs·C_in/groups·kh·kw, one per result element
+    otherwise; 0 for ops that only move data."""
     name = p.name
     if is_bookkeeping(name) or moves_only(name) or not p.result_types:
         return 0

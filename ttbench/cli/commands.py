@@ -88,6 +88,7 @@ def cmd_bringup(args) -> int:
     ttnn = b.stages.get(StageName.TTNN)
     if args.opt_level and ttnn is not None and ttnn.ok:
         print(b.placement().summary())
+        print(b.compiler_metrics().summary())
     if args.memory and ttnn is not None and ttnn.ok:
         print(b.memory().summary())
     if args.bound and ttnn is not None and ttnn.ok:

@@ -130,6 +130,20 @@ def bound_repr_html(report) -> str:
     return head + html_table(columns, rows, "an ideal-time bound, not a measurement", cls="ttbench-run")
 
 
+def compiler_metrics_repr_html(report) -> str:
+    """The compiler's totals, its figures by source line, then every op it lists with the line it was tied to."""
+    summary = report.summary().splitlines()
+    head = "".join(f"<p>{html.escape(line.strip())}</p>" for line in summary if not line.startswith("  ") or
+                   "spilled:" in line or "could not" in line or "differently" in line)
+    lines = html_table(["source line", "ops", "sharded", "spilled", "FLOPs"],
+                       [[where, f["ops"], f["sharded"], f["spilled"], f"{f['flops']:,}"]
+                        for where, f in report.by_line().items()], "by source line", cls="ttbench-run")
+    columns = ["index", "op", "location", "module", "sharded", "spilled", "flops", "fidelity", "flops_agree"]
+    rows = [["?" if op.index < 0 else op.index] + [getattr(op, c) for c in columns[1:]] for op in report.ops]
+    return head + lines + f"<details><summary>all {len(rows)} ops the compiler lists</summary>" + \
+        html_table(columns, rows, cls="ttbench-run") + "</details>"
+
+
 def levels_repr_html(report) -> str:
     """The two levels' counts, bounds and numbers, then every source line the optimizer changed (the unchanged in a
     fold): what a line's ops became and where their results moved."""
@@ -411,6 +425,7 @@ VIEWS.update({
     "MemoryReport.plot": memory_plot,
     "BoundReport._repr_html_": bound_repr_html,
     "LevelComparison._repr_html_": levels_repr_html,
+    "CompilerMetrics._repr_html_": compiler_metrics_repr_html,
     "OpByOpReport.plot": op_by_op_plot,
     "StageComparison._repr_html_": stage_comparison_repr_html,
     "StageComparison.plot": stage_comparison_plot,
