@@ -73,9 +73,9 @@ def compiler_metrics(b: BringupRecord) -> CompilerMetrics:
     for entry in metrics.get("flops", {}).get("per_op", []):
         name, module = entry.get("operation", ""), _module(entry.get("location", ""))
         found = _next_match(ops, cursor, name, module, None, program.aliases)
-        op = by_index.get(ops[found].op.index) if found is not None else None
-        if op is None:
-            op = CompilerOp(op=name, module=entry.get("location", ""))
+        known: Optional[CompilerOp] = by_index.get(ops[found].op.index) if found is not None else None
+        op = known if known is not None else CompilerOp(op=name, module=entry.get("location", ""))
+        if known is None:  # an op it counts FLOPs for but does not list as shardable
             if found is not None:
                 op.index, op.location = ops[found].op.index, _line(ops[found])
             report.ops.append(op)
