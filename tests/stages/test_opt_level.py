@@ -7,6 +7,7 @@ import torch
 
 import ttbench as tb
 from ttbench.core import BadInput
+from ttbench.render.model_explorer import explorer_files
 from tests.cli_runner import run_cli
 
 
@@ -90,6 +91,16 @@ def test_mlp_at_level_2_is_sharded_into_l1_and_its_numbers_hold(zoo_bringup):
     assert sum(op.flops for op in bound.ops if op.op == "ttnn.matmul") == metrics["flops"]["total_flops"]
     with pytest.raises(BadInput, match="opt_level=0, 1 or 2"):  # no level asked for: no compiler figures
         plain.time_bound()
+    files = explorer_files(optimized)  # placement and the bound as Model Explorer overlays on the TTNN graph
+    placed = json.loads(files["explorer/ttnn.placement.json"])["ttnn"]
+    assert "width_sharded" in placed["name"] and "level 2" in placed["name"]
+    assert placed["results"][str(sharded.index)]["value"] >= 3  # one of the sharded places
+    bounds = json.loads(files["explorer/ttnn.bound.json"])["ttnn"]
+    assert bounds["results"][str(fc1.index)]["value"] == round(fc1.bound_s * 1e6, 4) and "not a measurement" in \
+        bounds["name"]
+    level0_files = explorer_files(plain)  # every tensor in DRAM, and no level asked for: no compiler figures
+    assert {v["value"] for v in json.loads(level0_files["explorer/ttnn.placement.json"])["ttnn"]["results"].values()} \
+        <= {0, 1} and "explorer/ttnn.bound.json" not in level0_files
     sharded_memory, plain_memory = optimized.memory(), plain.memory()
     assert sharded_memory.fits and plain_memory.fits and "fits: peak L1" in sharded_memory.verdict()
     assert sharded_memory.peak_l1.l1_per_core > 0 and plain_memory.peak_l1.l1_per_core == 0  # level 0: all DRAM

@@ -4,7 +4,8 @@ The adapter turns a stage into Model Explorer's graph JSON: one node per op (lab
 path (`encoder.layer.0.attention` -> namespace `encoder/layer/0/attention`, so the explorer folds each module), edges
 from def-use, and per node its printed line, source location, location chain and findings. Overlays are Model
 Explorer's node data (one file each, colouring nodes): findings by kind, op-by-op results (PCC, or the furthest
-compiler stage when compile-only) on the first stage, const-eval membership on TTNN.
+compiler stage when compile-only) on the first stage, const-eval membership and placement on TTNN, and, at a given
+optimization level, each TTNN op's ideal-time bound.
 
 `stage.explorer()` serves them on 127.0.0.1 in a child process, under a per-launch secret and with no outbound
 connection (proc/server_guard.py; stop with `tb.explorer_stop()`);
@@ -26,6 +27,7 @@ from ..proc.servers import start_server
 from ..records.comparison import StageComparison
 from ..records.findings import KINDS
 from ..records.results import FURTHEST_STAGES
+from ..stages.tt import PERF_METRICS_FILE
 from .bringup_html import KIND_COLOURS, KIND_LABELS, findings_by_op
 from .graph import def_use_edges, edges_around
 from .served_frame import ServedFrame
@@ -151,12 +153,45 @@ def const_eval_overlay(stage) -> dict:
                                                      "function)"}}
 
 
+# Placement overlay: value and colour per kind of place (the legend is in the overlay's name)
+PLACES = (("host", "#ffffff"), ("DRAM interleaved", "#d0d7de"), ("L1 interleaved", "#9ecbff"),
+          ("L1 width_sharded", "#2da44e"), ("L1 height_sharded", "#fb8f44"), ("L1 block_sharded", "#8250df"))
+BOUND_COLOURS = {"compute": "#8250df", "DRAM": "#bf8700"}
+
+
+def placement_overlay(stage, report) -> dict:
+    """Node data for TTNN: where each op's result lives (the program's layouts, at its optimization level)."""
+    place_of = {label: i for i, (label, _) in enumerate(PLACES)}
+    results = {}
+    for p in report.ops:
+        place = p.placement.split(" on ")[0]  # the grid is in the node's own attributes
+        if place in place_of:
+            results[str(p.index)] = {"value": place_of[place], "bgColor": PLACES[place_of[place]][1]}
+    legend = ", ".join(f"{i} = {label}" for i, (label, _) in enumerate(PLACES))
+    return {stage.name: {"results": results, "name": f"placement at level {report.optimization_level} ({legend})"}}
+
+
+def bound_overlay(stage, report) -> dict:
+    """Node data for TTNN: each op's ideal-time bound in µs, coloured by what bounds it (a bound, not a time)."""
+    results = {str(op.index): {"value": round(op.bound_s * 1e6, 4), "bgColor": BOUND_COLOURS[op.bound_by]}
+               for op in report.ops}
+    return {stage.name: {"results": results, "name": "ideal-time bound in µs, not a measurement (purple: "
+                                                     "compute-bound, amber: DRAM-bound)"}}
+
+
 def overlays(b, stage_name: str, report=None) -> dict:
     """Overlay name -> node data for one stage of `b`."""
     stage = b.stages[stage_name]
     out = {"findings": findings_overlay(stage, b.findings)}
     if stage_name == StageName.TTNN:
         out["const-eval"] = const_eval_overlay(stage)
+        if stage.ok:
+            try:
+                out["placement"] = placement_overlay(stage, b.placement())
+            except BadInput:  # a program past what ttbench reads: the graph keeps its other overlays
+                pass
+        if stage.ok and PERF_METRICS_FILE in stage.artifacts:  # a level was asked for: the compiler's figures
+            out["bound"] = bound_overlay(stage, b.time_bound())
     from ..run.drift import DriftReport  # lazy: imports torch (~2.5 s)
 
     if isinstance(report, DriftReport):
