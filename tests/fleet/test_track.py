@@ -109,6 +109,7 @@ def test_bad_tracker_input_is_one_line_before_any_work(tmp_path):
                          (["--arch", "bert", "--frontends", "tflite"], "runs the frontends"),
                          (["--arch", "bert", "--onnx-sample", "-1"], "--onnx-sample"),
                          (["--arch", "bert", "--update-known"], "--update-known needs --out"),
+                         (["--arch", "bert", "--opt-level", "2", "--no-tt"], "--opt-level compiles each job again"),
                          (["--arch", "bert", "--out", str(tmp_path / "out")], "is a symlink")):
         done = run_cli("track", *args)
         assert done.returncode == 2, done.stderr

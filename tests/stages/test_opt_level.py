@@ -1,12 +1,15 @@
 """The Tenstorrent compiler's optimization levels: what level 2 changes in the program (placement read from its
 layouts), that the numbers hold where ttbench can vouch for them, and that they are refused where it cannot."""
 import json
+import types
 
 import pytest
 import torch
 
 import ttbench as tb
 from ttbench.core import BadInput
+from ttbench.fleet.sweep import level_row, run_job
+from ttbench.fleet.track.page import architecture_table, level_cell, model_rows
 from ttbench.render.model_explorer import explorer_files
 from tests.cli_runner import run_cli
 
@@ -152,6 +155,20 @@ def test_a_failure_only_the_optimizer_hits_says_that_level_0_compiles():
     assert ttir.ok and not ttnn.ok and not ttnn.meta.get("internal_error")
     assert "compiles at level 0, fails at level 1 (the compiler's optimizer)" in ttnn.error
     assert "ttnn.constant" in ttnn.error and "loader.py" in ttnn.error  # the op and the model's line
+    cell = level_cell(level_row(b, run=False))  # the tracker's level column says so too
+    assert cell.startswith("fails: ") and "compiles at level 0, fails at level 1" in cell
+
+
+@pytest.mark.tt
+def test_the_trackers_level_column_says_what_the_optimizer_sharded_and_the_programs_pcc():
+    row = run_job("mlp", "export", tt=True, run=True, programs=True, opt_level=2)
+    level = row["level"]
+    assert level["level"] == 2 and level["ok"] and level["sharded"] >= 10 and level["pcc"] >= 0.999, level
+    header, rows = architecture_table(model_rows(types.SimpleNamespace(rows=[row])), error_chars=100)
+    cell = rows[0][header.index("ttnn level 2")]
+    assert cell == f"{level['sharded']} of {level['results']} results sharded; pcc {level['pcc']:.6f}"
+    header, _ = architecture_table(model_rows(types.SimpleNamespace(rows=[{**row, "level": None}])), 100)
+    assert not any(h.startswith("ttnn level") for h in header)  # no level asked for: no column
 
 
 class Huge(torch.nn.Module):

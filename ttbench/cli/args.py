@@ -213,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-tt", action="store_true", help="stop at stablehlo")
     t.add_argument("--no-triage", action="store_true", help="skip the bare-route triage and the reproductions")
     t.add_argument("--timeout", type=positive_seconds, default=1200.0, help="seconds per job (default 1200)")
+    t.add_argument("--opt-level", type=int, choices=(1, 2),
+                   help="also compile each architecture at this optimization level of the Tenstorrent compiler: a "
+                        "column saying whether it compiles there, what the optimizer sharded, and the program's PCC "
+                        "in ttbench's interpreter (the first compile builds kernels: minutes)")
     t.add_argument("--from-run", metavar="RUN", help="run no jobs: triage the failures of this track run in --db "
                    "again (an id or a label) and write its page")
     t.add_argument("--update-known", action="store_true", help="write the upstream failures whose reproduction "

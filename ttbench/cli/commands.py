@@ -215,6 +215,9 @@ def cmd_track(args) -> int:
         tracker.plan(archs, frontends, args.onnx_sample)  # bad input is one line before any work
     elif args.no_triage:
         raise BadInput("--from-run triages a stored run again: it does not go with --no-triage")
+    if args.opt_level is not None and (args.no_tt or args.from_run is not None):
+        raise BadInput("--opt-level compiles each job again at that level: it needs the Tenstorrent stages and new "
+                       "jobs (not --no-tt, not --from-run)")
     if args.update_known and (not args.out or args.no_triage):
         raise BadInput("--update-known needs --out (its entries point at the reproductions there) and the triage")
     if args.out:
@@ -230,7 +233,7 @@ def cmd_track(args) -> int:
                            triage=not args.no_triage,
                            repro_root=os.path.join(args.out, "repros") if args.out else None, db_path=db_path,
                            label=args.label, engine=args.engine, address=args.address, progress=progress,
-                           timeout=args.timeout, from_run=args.from_run)
+                           timeout=args.timeout, from_run=args.from_run, opt_level=args.opt_level)
     print(track_page.markdown(result))
     if args.out:
         for path in track_page.write(result, args.out):

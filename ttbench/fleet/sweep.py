@@ -41,10 +41,12 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, programs: bool = False) -> dict:
+def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, programs: bool = False,
+            opt_level: Optional[int] = None) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
     child process). `programs`: the TTIR and TTNN programs are run too, in ttbench's interpreter, each with its PCC
-    against the golden in row["stage_pcc"] (the tracker's PCC per stage)."""
+    against the golden in row["stage_pcc"] (the tracker's PCC per stage). `opt_level`: the model is also compiled
+    at that optimization level, row["level"] says how (level_row)."""
     from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
     from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
@@ -80,8 +82,34 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
             _run_programs(b, row)
     if ops:
         row["op_by_op"] = _job_op_by_op(b, tt)
+    if opt_level is not None and tt and b.stages.get(StageName.TTNN) is not None and b.stages[StageName.TTNN].ok:
+        row["level"] = level_row(bringup(m, x, frontend=frontend, tt=True, name=model, opt_level=opt_level,
+                                         progress=False), run=run and programs and not meta)
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
+
+
+def level_row(b, run: bool) -> dict:
+    """The model at another optimization level: whether its TTNN compiles there (the error when only the optimizer
+    fails), how much the optimizer sharded into L1, and, with `run`, the program's PCC in ttbench's interpreter
+    (None when it did not execute, with why)."""
+    ttnn = b.stages.get(StageName.TTNN)
+    out = {"level": ttnn.meta.get("optimization_level") if ttnn is not None else None,
+           "ok": bool(ttnn is not None and ttnn.ok), "error": (ttnn.error or "")[:300] if ttnn is not None else
+           "not compiled", "pcc": None, "note": ""}
+    if not out["ok"]:
+        return out
+    try:
+        placed = b.placement()
+        out.update(results=len(placed.ops), sharded=placed.sharded, in_l1=placed.in_l1)
+    except BadInput as exc:
+        out["note"] = str(exc)[:300]
+    if run:
+        result = b.run("ttnn", device="cpu")
+        out["pcc"], out["run_ok"] = result.pcc, result.ok if result.executed else None
+        if not result.ok:
+            out["note"] = result.message[:300]
+    return out
 
 
 def _run_programs(b, row: dict) -> None:
@@ -139,11 +167,11 @@ def _job_op_by_op(b, tt: bool) -> dict:
 
 
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
-           programs: bool = False) -> dict:
+           programs: bool = False, opt_level: Optional[int] = None) -> dict:
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
-               str(int(ops)), str(int(programs))]
+               str(int(ops)), str(int(programs)), "" if opt_level is None else str(opt_level)]
         done = run_once(cmd, timeout)
         if done.timed_out:
             return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
@@ -195,7 +223,7 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
 def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known_path: str = KNOWN_FAILURES,
              progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False, programs: bool = False,
              db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None,
-             address: Optional[str] = None, kind: str = "sweep") -> list:
+             address: Optional[str] = None, kind: str = "sweep", opt_level: Optional[int] = None) -> list:
     """The bringup jobs of `todo` ((model, frontend) pairs, checked by the caller) as rows (see sweep); the run is
     recorded as `kind` ("sweep", "track"), so history compares it with the run of its kind before it."""
     if jobs < 1:
@@ -225,7 +253,7 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
             progress(done[0], len(todo), row)
 
     try:
-        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops, programs), timeout)
+        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops, programs, opt_level), timeout)
                            for m, f in todo], finished)
     finally:
         runner.close()
@@ -328,10 +356,11 @@ def _inject_fault(model: str) -> None:
 
 
 def _job_main(argv) -> int:
-    model, frontend, out, tt, run, ops, programs = argv
+    model, frontend, out, tt, run, ops, programs, opt_level = argv
     watch_parent()
     _inject_fault(model)
-    row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1")
+    row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1",
+                  int(opt_level) if opt_level else None)
     with open(out, "w") as f:
         json.dump(row, f, default=str)
     return 0

@@ -25,6 +25,8 @@ def model_rows(result) -> list:
         if r["frontend"] == "export":
             entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in PCC_STAGES}
             entry["notes"] = r.get("stage_notes") or {}
+            if r.get("level"):
+                entry["level"] = r["level"]
         if r.get("failed_stage") or r.get("run_ok") is False:
             entry["failures"].append({"frontend": r["frontend"], "stage": r.get("failed_stage") or "run",
                                       "error": (r.get("error") or "")[:300], "verdict": r.get("verdict")})
@@ -111,14 +113,30 @@ def markdown(result) -> str:
     return document_markdown(status_page(result))
 
 
+def level_cell(level: dict) -> str:
+    """One architecture at the other optimization level: "fails: <why>", or what the optimizer sharded and the
+    program's PCC in the interpreter ("not run" with why where it did not execute)."""
+    if not level["ok"]:
+        return f"fails: {level['error'][:160]}"
+    placed = (f"{level['sharded']} of {level['results']} results sharded" if "sharded" in level else
+              "placement unread")
+    if level.get("pcc") is not None:
+        return f"{placed}; pcc {level['pcc']:.6f}" + ("" if level.get("run_ok") else " (does not match)")
+    return f"{placed}; pcc not run" + (f": {level['note'][:120]}" if level.get("note") else "")
+
+
 def architecture_table(models: list, error_chars: int) -> tuple:
     """(header, rows of plain-text cells) of the architectures' table: a furthest-stage column per frontend the
     run took (export always, onnx and dynamo where any row has them)."""
     taken = {f for m in models for f in m["furthest"]}
     shown = ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
-    header = ("model", *shown, *(f"pcc {s}" for s in PCC_STAGES), "seconds", "failure")
+    levels = sorted({m["level"]["level"] for m in models if m.get("level")}, key=str)
+    level_columns = tuple(f"ttnn level {level}" for level in levels)
+    header = ("model", *shown, *(f"pcc {s}" for s in PCC_STAGES), *level_columns, "seconds", "failure")
     rows = [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
-             *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES), f"{m['seconds']:.0f}",
+             *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES),
+             *(level_cell(m.get("level")) if m.get("level", {}).get("level") == level else "-" for level in levels),
+             f"{m['seconds']:.0f}",
              "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
                        for f in m["failures"])] for m in models]
     return header, rows

@@ -77,11 +77,14 @@ def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample:
 def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample: int = ONNX_SAMPLE,
           jobs: int = 2, tt: bool = True, triage: bool = True, repro_root: Optional[str] = None,
           db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
-          timeout: float = sweep.JOB_TIMEOUT_S, from_run: Optional[str] = None) -> TrackResult:
+          timeout: float = sweep.JOB_TIMEOUT_S, from_run: Optional[str] = None,
+          opt_level: Optional[int] = None) -> TrackResult:
     """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
     written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
     track run in the database (an id or a label) are triaged again (after a fix to the triage, or to see which
-    upstream failures a new torch-mlir still reproduces); its wall time is then unknown."""
+    upstream failures a new torch-mlir still reproduces); its wall time is then unknown. `opt_level`: each job whose
+    TTNN compiles also compiles at that optimization level (the page's level column: compiles there or not, what
+    the optimizer sharded, the program's PCC in the interpreter)."""
     db_path = db_path or results_db.default_path()
     seconds: Optional[float] = None
     if from_run is not None:
@@ -90,7 +93,7 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
         todo = plan(archs, frontends, onnx_sample)
         t0 = time.perf_counter()
         rows = sweep.run_jobs(todo, jobs=jobs, tt=tt, run=True, programs=True, db_path=db_path, label=label,
-                              engine=engine, address=address, kind="track", timeout=timeout,
+                              engine=engine, address=address, kind="track", timeout=timeout, opt_level=opt_level,
                               progress=(lambda d, n, row: progress("jobs", d, n, row)) if progress else None)
         seconds = time.perf_counter() - t0
         run_id = None
