@@ -253,6 +253,8 @@ def _run_simulated(b: BringupRecord, atol, rtol, pcc, expected, timeout) -> RunR
         return result
     result.run_seconds = run.run_seconds
     _compare_with_golden(b, result, run.outputs or [], expected)
+    if run.sharded:
+        result.message += f"; {run.sharded} op results placed sharded, as the program's layouts state"
     if run.host_ops:
         names = sorted({by_index[i].name for i in run.host_ops})
         result.message += f"; {len(run.host_ops)} op(s) computed on the host, not the simulator: {', '.join(names)}"

@@ -69,6 +69,17 @@ def test_mlp_ttnn_on_the_simulator_matches_pytorch(zoo_bringup):
 
 
 @needs_ttsim
+def test_a_level_2_program_runs_on_the_simulator_with_the_optimizers_sharding_honoured():
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x, opt_level=2, name="mlp", progress=False)
+    sharded = b.placement().sharded
+    result = b.run("ttnn", device="ttsim")
+    assert result.ok and result.pcc >= 0.999, result.message
+    # every result the optimizer sharded is placed so on the simulated chip, not flattened to interleaved
+    assert sharded >= 10 and f"{sharded} op results placed sharded" in result.message
+
+
+@needs_ttsim
 def test_op_by_op_on_the_simulator_keeps_the_users_timeout(zoo_bringup):
     b = zoo_bringup("mlp", "export", "args", tt=True)
     t0 = time.perf_counter()

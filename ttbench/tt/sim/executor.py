@@ -60,6 +60,7 @@ class Simulated:
     aborted_at: Optional[int] = None  # the op running when the simulator stopped (or ttnn refused, see refused)
     abort_line: str = ""  # what the simulator (or ttnn) said
     refused: bool = False  # ttnn raised on that op (the simulator itself did not stop)
+    sharded: int = 0  # op results the replay placed sharded in L1, as their layouts state (levels 1-2)
     open_seconds: float = 0.0
     run_seconds: float = 0.0
     seconds: float = 0.0  # wall time of the child, start to end
@@ -291,6 +292,7 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
             _read_values(run, job)
             return run
         run.open_seconds, run.run_seconds = result.get("open_seconds", 0.0), result.get("run_seconds", 0.0)
+        run.sharded = result.get("sharded", 0)
         run.outputs = [np.load(os.path.join(job, "outputs", f"{i}.npy")) for i in range(result["outputs"])]
         run.aborted_at = None  # finished: the last op started also ended (a refused one is in op_errors)
         _read_values(run, job)

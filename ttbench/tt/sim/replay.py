@@ -63,6 +63,33 @@ def read_layout(t):
     return tiled, memory, held
 
 
+_SHARDED = ("width_sharded", "height_sharded", "block_sharded")
+
+
+def read_sharding(t):
+    """(memory layout, core ranges [(x0, y0, x1, y1)], shard shape in elements) of a sharded layout, as its encoding
+    states them (`<width_sharded>`, `core_ranges = <[#ttnn.core_range<(0,0), (1,0)>]>`, the memref per core); None
+    for an interleaved or host tensor."""
+    enc = t.get("encoding") or ""
+    kind = re.search(r"<(" + "|".join(_SHARDED) + r")>", enc)
+    if kind is None:
+        return None
+    ranges = [tuple(int(v) for v in r) for r in
+              re.findall(r"core_range<\((\d+), ?(\d+)\), ?\((\d+), ?(\d+)\)>", enc)]
+    if not ranges:  # no ranges written: the grid, from the first core
+        grid = re.search(r"<(\d+)x(\d+)>", enc)
+        if grid is None:
+            raise Unsupported(f"a sharded layout with neither core ranges nor a grid: {enc[:160]}")
+        ranges = [(0, 0, int(grid.group(2)) - 1, int(grid.group(1)) - 1)]
+    memref = re.search(r"memref<((?:\d+x)+)", enc)
+    dims = [int(d) for d in memref.group(1).rstrip("x").split("x")] if memref else []
+    if len(dims) != 2:
+        raise Unsupported(f"a sharded layout whose shard is not 2-D: {enc[:160]}")
+    tile = re.search(r"!ttcore\.tile<(\d+)x(\d+)", enc)
+    shard = [dims[0] * int(tile.group(1)), dims[1] * int(tile.group(2))] if tile else dims
+    return kind.group(1), ranges, shard
+
+
 class Replay:
     def __init__(self, ttnn, device, program, job, record, seeded):
         self.ttnn, self.device, self.program, self.job = ttnn, device, program, job
@@ -71,10 +98,27 @@ class Replay:
         self.cache = {}
         self.progress = open(os.path.join(job, "progress"), "a", buffering=1)
         self.started = None  # the index of the op running (a ttnn refusal names it)
+        self.sharded = 0  # op results placed sharded, as their types state
 
     # -- tensors --------------------------------------------------------------------------------------------
     def memory_config(self, memory):
         return self.ttnn.L1_MEMORY_CONFIG if memory == "l1" else self.ttnn.DRAM_MEMORY_CONFIG
+
+    def placed(self, t, memory):
+        """The memory config type `t` states: interleaved in `memory`, or sharded over its core ranges with its
+        shard shape (the optimizer's placement, honoured rather than flattened to interleaved)."""
+        sharding = read_sharding(t)
+        if sharding is None:
+            return self.memory_config(memory)
+        ttnn = self.ttnn
+        kind, ranges, shard = sharding
+        cores = ttnn.CoreRangeSet({ttnn.CoreRange(ttnn.CoreCoord(x0, y0), ttnn.CoreCoord(x1, y1))
+                                   for x0, y0, x1, y1 in ranges})
+        spec = ttnn.ShardSpec(cores, shard, ttnn.ShardOrientation.ROW_MAJOR)
+        layout = {"width_sharded": ttnn.TensorMemoryLayout.WIDTH_SHARDED,
+                  "height_sharded": ttnn.TensorMemoryLayout.HEIGHT_SHARDED,
+                  "block_sharded": ttnn.TensorMemoryLayout.BLOCK_SHARDED}[kind]
+        return ttnn.MemoryConfig(layout, ttnn.BufferType.L1 if memory == "l1" else ttnn.BufferType.DRAM, spec)
 
     def from_host(self, array, t):
         """A host array as the tensor type `t` says: element type, layout, placement."""
@@ -92,6 +136,8 @@ class Replay:
             tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
         if tiled:
             tensor = ttnn.to_layout(tensor, ttnn.TILE_LAYOUT)
+        if memory != "system_memory" and read_sharding(t) is not None:  # laid out first, then sharded
+            tensor = ttnn.to_memory_config(tensor, self.placed(t, memory))
         return tensor
 
     def to_host(self, tensor, t):
@@ -116,16 +162,21 @@ class Replay:
             on_device = False
         want = ttnn_dtype(ttnn, held)
         layout = ttnn.TILE_LAYOUT if tiled else ttnn.ROW_MAJOR_LAYOUT
+        sharded = memory != "system_memory" and read_sharding(t) is not None
         if memory != "system_memory" and not on_device:
             tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
         elif memory != "system_memory" and tensor.memory_config() != self.memory_config(memory):
-            # a kernel's own output placement (conv2d: sharded L1) where the IR states another
+            # a kernel's own output placement (conv2d: sharded L1) where the IR states another; a sharded result
+            # is re-laid out interleaved first and sharded last
             tensor = ttnn.to_memory_config(tensor, self.memory_config(memory))
         if tensor.layout != layout:
             tensor = ttnn.to_layout(tensor, layout)
         if tensor.dtype != want:
             tensor = ttnn.typecast(tensor, want) if ttnn.is_tensor_storage_on_device(tensor) else \
                 ttnn.to_dtype(tensor, want)
+        if sharded:  # the optimizer's placement, as the type states it
+            tensor = ttnn.to_memory_config(tensor, self.placed(t, memory))
+            self.sharded += 1
         return tensor
 
     # -- the walk ---------------------------------------------------------------------------------------------
@@ -546,7 +597,7 @@ def main(job):
         for i, (out, t) in enumerate(zip(outputs, main_fn["return_types"])):
             np.save(os.path.join(job, "outputs", f"{i}.npy"), replay.to_host(out, t))
         result["ok"] = True
-        result["outputs"] = len(outputs)
+        result["outputs"], result["sharded"] = len(outputs), replay.sharded
     except Unsupported as exc:
         result["unsupported"] = str(exc)
     except Exception as exc:  # an op failed: ttnn refused it, or (is_ours) the replay's own code did
