@@ -19,7 +19,7 @@ from .analysis.compiler_metrics import compiler_metrics
 from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
 from .analysis.levels import level_changes
 from .analysis.memory import memory_report
-from .analysis.placement import placement_report
+from .analysis.placement import placement_report, ttnn_program
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
                    CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
@@ -40,6 +40,7 @@ from .stages import fx, onnx, stablehlo, torchfx
 from .stages.mlir_stage import compiler_error
 from .stages.tt import OPT_LEVELS, PERF_METRICS_FILE, compile_tt
 from .tt import plugin as tt_plugin
+from .tt.sim.executor import TTNN_CHECK, NotSimulated, ttnn_memory_check
 
 
 def findings_of(b: BringupRecord, min_bytes: int = DEFAULT_MIN_BYTES):
@@ -148,13 +149,21 @@ class Bringup(BringupRecord):
         is interleaved in DRAM; levels 1-2 let the compiler's optimizer choose. -> PlacementReport"""
         return placement_report(self)
 
-    def memory(self):
+    def memory(self, ttnn_check: bool = False):
         """What the TTNN program keeps on the chip across each op, from the program itself (no chip, no weights:
         meta-weight bringups too): the live tensors' tile-padded bytes, L1 per core and DRAM, weights apart, against
         the limits of the chip it was compiled for (its system descriptor), and a verdict: fits, or the first op
         and source line that does not, by how much. Circular buffers (the ops' own L1 use) are not counted: a
-        bound, not a measurement. -> MemoryReport"""
-        return memory_report(self)
+        bound, not a measurement. ttnn_check=True also replays the program under ttnn's own graph capture with
+        nothing dispatched on a mock device (the simulator's side environment, `make sim-env`; no simulator, no
+        chip) and puts ttnn's peak L1 per core, circular buffers included, beside the static figures. -> MemoryReport"""
+        report = memory_report(self)
+        if ttnn_check:
+            try:
+                report.ttnn_check = {**ttnn_memory_check(ttnn_program(self, "ttnn's check")), "produced_by": TTNN_CHECK}
+            except NotSimulated as exc:
+                report.ttnn_check = {"error": str(exc)}
+        return report
 
     def time_bound(self):
         """An ideal-time bound per op and for the model, labelled as a bound everywhere: each op's FLOPs at its

@@ -160,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", action="store_true",
                    help="what the TTNN program keeps on the chip op by op, against the chip's L1 and DRAM (static: "
                         "no chip, no weights needed)")
+    p.add_argument("--ttnn-check", action="store_true",
+                   help="with --memory: also replay the program under ttnn's own graph capture, nothing dispatched, "
+                        "on a mock device (the simulator's side environment, `make sim-env`): ttnn's peak L1 per "
+                        "core, circular buffers included")
     p.add_argument("--wide", action="store_true", help="the findings table with every column (default: the ones "
                    "that fit 120 columns)")
     d = _command(sub, "diff", help="what changed between two export folders (exit 1 when something did)")

@@ -45,6 +45,8 @@ def cmd_bringup(args) -> int:
     if args.opt_level and args.run == "tt":
         raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
                        f"{args.opt_level}, or run the stage on cpu or ttsim")
+    if args.ttnn_check and not args.memory:
+        raise BadInput("--ttnn-check puts ttnn's figures beside the static memory report: give --memory too")
     if args.against_level is not None and args.opt_level in (None, args.against_level):
         raise BadInput("--against-level compares two levels: give --opt-level too, a different one")
     if args.bound and args.opt_level is None:
@@ -90,7 +92,7 @@ def cmd_bringup(args) -> int:
         print(b.placement().summary())
         print(b.compiler_metrics().summary())
     if args.memory and ttnn is not None and ttnn.ok:
-        print(b.memory().summary())
+        print(b.memory(ttnn_check=args.ttnn_check).summary())
     if args.bound and ttnn is not None and ttnn.ok:
         print(b.time_bound().summary())
     extra, compared_ok, op_report = {}, True, None

@@ -34,6 +34,9 @@ class MemoryReport:
     ops: list[OpMemory] = field(default_factory=list)  # main's ops, in program order
     unsized: list = field(default_factory=list)  # "op #i: why" for tensors whose bytes could not be read
     produced_by: str = "ttbench's reading of the TTNN program's layouts and deallocations (static)"
+    # memory(ttnn_check=True): ttnn's own figures beside the static ones ({"peak_l1", "per_core": {"cb", "l1",
+    # "total"}, "produced_by"}), or {"error": why it did not run}
+    ttnn_check: Optional[dict] = None
 
     _repr_html_ = view_method("MemoryReport._repr_html_", "The verdict, the peaks against the chip, op by op.")
     plot = view_method("MemoryReport.plot", "plot(): L1 per core and DRAM over the program, with the chip's limits "
@@ -95,12 +98,26 @@ class MemoryReport:
                 lines.append(f"  peak {name}: {human_bytes(getattr(row, key))} ({human_bytes(getattr(row, weights))} "
                              f"weights) across {row.op} #{row.index}{where}")
         lines.append(f"  not counted: {NOT_COUNTED}")
+        if self.ttnn_check is not None:
+            lines.append(f"  {self.ttnn_check_line()}")
         return "\n".join(lines)
+
+    def ttnn_check_line(self) -> str:
+        """ttnn's own peak L1 per core beside ttbench's static one (tensors against tensors, then with CBs)."""
+        check = self.ttnn_check or {}
+        if "error" in check:
+            return f"ttnn's check: not run: {check['error']}"
+        core = check["per_core"]
+        static = self.peak_l1.l1_per_core if self.peak_l1 else 0
+        return (f"ttnn's check (graph capture, nothing dispatched): peak L1 per core {human_bytes(core['total'])} "
+                f"(its peaks apart: tensors {human_bytes(core['l1'])}, circular buffers {human_bytes(core['cb'])}); "
+                f"ttbench's static peak of the program's tensors {human_bytes(static)}")
 
     def to_dict(self) -> dict:
         return {"model": self.model, "optimization_level": self.optimization_level, "chip": self.chip,
                 "fits": self.fits, "verdict": self.verdict(), "produced_by": self.produced_by,
-                "not_counted": NOT_COUNTED, "ops": [asdict(r) for r in self.ops], "unsized": self.unsized}
+                "not_counted": NOT_COUNTED, "ops": [asdict(r) for r in self.ops], "unsized": self.unsized,
+                "ttnn_check": self.ttnn_check}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)

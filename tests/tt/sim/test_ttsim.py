@@ -79,6 +79,20 @@ def test_a_level_2_program_runs_on_the_simulator_with_the_optimizers_sharding_ho
     assert sharded >= 10 and f"{sharded} op results placed sharded" in result.message
 
 
+@pytest.mark.skipif(not sim_env.side_env().available, reason="no side environment here (make sim-env)")
+def test_ttnns_own_graph_capture_gives_peak_l1_beside_the_static_figures_without_a_simulator(no_simulator):
+    m, x = tb.models.load("mlp")
+    b = tb.bringup(m, x, opt_level=2, name="mlp", progress=False)
+    report = b.memory(ttnn_check=True)
+    check = report.ttnn_check
+    assert "error" not in check, check
+    core = check["per_core"]
+    # ttnn's tensors per core hold at least the program's own (its figure adds the replay's transient copies)
+    assert core["l1"] >= report.peak_l1.l1_per_core > 0 and core["cb"] > 0
+    assert max(core["l1"], core["cb"]) <= core["total"] <= core["l1"] + core["cb"] and "mock" in check["produced_by"]
+    assert "ttnn's check (graph capture, nothing dispatched): peak L1 per core" in report.summary()
+
+
 @needs_ttsim
 def test_op_by_op_on_the_simulator_keeps_the_users_timeout(zoo_bringup):
     b = zoo_bringup("mlp", "export", "args", tt=True)

@@ -299,6 +299,54 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
     return run
 
 
+TTNN_CHECK = ("ttnn's graph capture of the program replayed with nothing dispatched on a mock Blackhole P150 "
+              "(ttnn 0.76 in the side environment): ttnn's own allocations, circular buffers included; no values")
+
+
+def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S) -> dict:
+    """ttnn's own peak L1 for `program`: its main function replayed under ttnn's graph capture, nothing dispatched,
+    on a mock device (the side environment only: no simulator, no chip). -> {"peak_l1": ttnn's
+    extract_peak_L1_memory_usage, "per_core": {"cb", "l1", "total"}: its peak per core (circular buffers, tensors,
+    both)}. Raises NotSimulated naming what is missing or what stopped it."""
+    from ..plugin import mock_cluster_yaml  # the cluster the compile-only descriptor was made on
+
+    env = side_env()
+    if not env.available:
+        raise NotSimulated(f"ttnn's check runs in the simulator's side environment: {env.hint}")
+    dropped = replay_refusal(program)
+    if dropped:
+        raise NotSimulated(dropped)
+    description = {**program_json(program), "mode": "capture"}
+    with temp_folder("ttbench-capture-") as job, plugin_lock(timeout) as locked:
+        if not locked:
+            raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
+        with open(os.path.join(job, "program.json"), "w") as f:
+            json.dump(description, f)
+        for index, value in _constants(program).items():
+            os.makedirs(os.path.join(job, "constants"), exist_ok=True)
+            np.save(os.path.join(job, "constants", f"{index}.npy"), _portable(value))
+        cluster = os.path.join(job, "cluster_desc.yaml")
+        with open(cluster, "w") as f:
+            f.write(mock_cluster_yaml())
+        child_env = {k: v for k, v in os.environ.items() if k != "TT_METAL_SIMULATOR"}
+        child_env.update(TT_METAL_MOCK_CLUSTER_DESC_PATH=cluster, TT_METAL_LOGGER_LEVEL="ERROR",
+                         TT_METAL_CACHE=os.path.join(cache_dir(), "ttsim-kernels"), PYTHONUNBUFFERED="1")
+        done = run_once([env_python(), REPLAY, job], timeout, env=child_env, cwd=cache_dir())
+        result_path = os.path.join(job, "result.json")
+        if done.timed_out or not os.path.isfile(result_path):
+            why = f"did not finish in {timeout:g} s" if done.timed_out else \
+                _abort_line(done.stdout + done.stderr) or f"exited {done.returncode} without a word"
+            raise NotSimulated(f"ttnn's graph capture stopped: {why}")
+        with open(result_path) as f:
+            result = json.load(f)
+    if result.get("unsupported"):
+        raise NotSimulated(f"the ttnn replay does not know {result['unsupported']} yet")
+    if result.get("op_error"):
+        raise NotSimulated(f"ttnn's graph capture stopped at op #{result['op_error']['index']}: "
+                           f"{result['op_error']['message']}")
+    return result["capture"]
+
+
 def standalone_command(script: str = "repro.py") -> str:
     """The shell command that runs a standalone ttnn script on the simulator here (this machine's paths)."""
     return " ".join([f"{k}={v}" for k, v in sim_env_vars().items()] + [env_python(), script])

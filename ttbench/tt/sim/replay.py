@@ -11,7 +11,8 @@ simulator that `_Exit`s mid-op is pinned to its op), and the outputs.
 JOB_FOLDER/program.json, JOB_FOLDER/args/<i>.npy, optional JOB_FOLDER/seed/<function>/<ssa>.npy (isolated mode:
 an op's operands are taken from these host values, the interpreter's, instead of from the simulated chip, so each
 op's error is its own); writes JOB_FOLDER/progress (lines "start <index>" / "done <index> <seconds> <how>"),
-JOB_FOLDER/values/<index>.npy, JOB_FOLDER/outputs/<i>.npy, JOB_FOLDER/result.json.
+JOB_FOLDER/values/<index>.npy, JOB_FOLDER/outputs/<i>.npy, JOB_FOLDER/result.json. Mode "capture" (a mock device,
+no simulator) replays under ttnn's graph capture and writes ttnn's peak L1 figures into result.json instead.
 """
 import json
 import os
@@ -99,6 +100,7 @@ class Replay:
         self.progress = open(os.path.join(job, "progress"), "a", buffering=1)
         self.started = None  # the index of the op running (a ttnn refusal names it)
         self.sharded = 0  # op results placed sharded, as their types state
+        self.capture = program.get("mode") == "capture"  # under ttnn's graph capture: nothing computed
 
     # -- tensors --------------------------------------------------------------------------------------------
     def memory_config(self, memory):
@@ -186,7 +188,11 @@ class Replay:
         for op in fn["ops"]:
             kind = op["name"]
             if kind == "ttnn.deallocate":
-                continue  # Python frees the value with its last reference
+                if self.capture:  # ttnn's allocations are what is measured: free where the program frees
+                    tensor = env[op["operands"][0]]
+                    if self.ttnn.is_tensor_storage_on_device(tensor):
+                        self.ttnn.deallocate(tensor, force=bool(op["attributes"].get("force", False)))
+                continue  # otherwise Python frees the value with its last reference
             args = [env[operand] for operand in op["operands"]]
             self.progress.write(f"start {op['index']}\n")
             self.started = op["index"]
@@ -558,6 +564,22 @@ def check(program):
                 raise Unsupported(f"{kind} (#{op['index']})")
 
 
+def capture_memory(ttnn, replay, program):
+    """The main function replayed under ttnn's graph capture with nothing dispatched (a mock device: no values
+    exist, only ttnn's allocations): ttnn's own peak L1 figures for the program."""
+    main_fn = program["functions"][program["main"]]
+    ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
+    ttnn.graph.disable_python_io_recording()  # its recorder imports torch, which the side env has not
+    try:
+        inputs = [replay.from_host(np.zeros(t["shape"], np.float32), t) for t in main_fn["argument_types"]]
+        replay.call(program["main"], inputs)
+    finally:
+        graph = ttnn.graph.end_graph_capture()
+    usage = ttnn.graph.extract_resource_usage_per_core(graph)
+    return {"peak_l1": int(ttnn.graph.extract_peak_L1_memory_usage(graph)),
+            "per_core": {"cb": int(usage.peak_cb), "l1": int(usage.peak_l1), "total": int(usage.peak_total)}}
+
+
 def main(job):
     watch_parent()
     clean_up_after_this_process(os.path.join(job, "cleaner.pid"))
@@ -584,6 +606,10 @@ def main(job):
     result["open_seconds"] = time.perf_counter() - t0
     replay = Replay(ttnn, device, program, job, program.get("record", False), seeded)
     try:
+        if program.get("mode") == "capture":
+            result["capture"] = capture_memory(ttnn, replay, program)
+            result["ok"], result["outputs"] = True, 0
+            return 0
         if program.get("mode") == "isolated":
             replay.isolated(program.get("skip_through", -1))
             result["ok"], result["outputs"] = True, 0
