@@ -23,6 +23,7 @@ from .analysis.placement import placement_report, ttnn_program
 from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
                    CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName, view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
+from .io.atomic import check_new_folder
 from .io.export import StageTable, stage_table, write_bringup
 from .io.weights import load_argument_values
 from .proc.passes import prestart_worker
@@ -149,18 +150,24 @@ class Bringup(BringupRecord):
         is interleaved in DRAM; levels 1-2 let the compiler's optimizer choose. -> PlacementReport"""
         return placement_report(self)
 
-    def memory(self, ttnn_check: bool = False):
+    def memory(self, ttnn_check: bool = False, ttnn_report: Optional[str] = None):
         """What the TTNN program keeps on the chip across each op, from the program itself (no chip, no weights:
         meta-weight bringups too): the live tensors' tile-padded bytes, L1 per core and DRAM, weights apart, against
         the limits of the chip it was compiled for (its system descriptor), and a verdict: fits, or the first op
         and source line that does not, by how much. Circular buffers (the ops' own L1 use) are not counted: a
         bound, not a measurement. ttnn_check=True also replays the program under ttnn's own graph capture with
         nothing dispatched on a mock device (the simulator's side environment, `make sim-env`; no simulator, no
-        chip) and puts ttnn's peak L1 per core, circular buffers included, beside the static figures. -> MemoryReport"""
+        chip) and puts ttnn's peak L1 per core, circular buffers included, beside the static figures;
+        `ttnn_report=DIR` (a new folder) also keeps ttnn's memory report there (db.sqlite, config.json: what
+        Tenstorrent's ttnn-visualizer opens). -> MemoryReport"""
+        target = check_new_folder(ttnn_report, "ttnn_report") if ttnn_report is not None else None
         report = memory_report(self)
-        if ttnn_check:
+        if ttnn_check or target is not None:
             try:
-                report.ttnn_check = {**ttnn_memory_check(ttnn_program(self, "ttnn's check")), "produced_by": TTNN_CHECK}
+                report.ttnn_check = {**ttnn_memory_check(ttnn_program(self, "ttnn's check"), report_dir=target),
+                                     "produced_by": TTNN_CHECK}
+                if target is not None:
+                    report.ttnn_check["report"] = target
             except NotSimulated as exc:
                 report.ttnn_check = {"error": str(exc)}
         return report

@@ -164,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --memory: also replay the program under ttnn's own graph capture, nothing dispatched, "
                         "on a mock device (the simulator's side environment, `make sim-env`): ttnn's peak L1 per "
                         "core, circular buffers included")
+    p.add_argument("--ttnn-report", metavar="DIR",
+                   help="with --memory: --ttnn-check, and ttnn's memory report kept in this new folder (db.sqlite, "
+                        "config.json: what Tenstorrent's ttnn-visualizer opens)")
     p.add_argument("--wide", action="store_true", help="the findings table with every column (default: the ones "
                    "that fit 120 columns)")
     d = _command(sub, "diff", help="what changed between two export folders (exit 1 when something did)")

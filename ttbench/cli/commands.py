@@ -14,7 +14,7 @@ from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
 from ..fleet.track import page as track_page
 from ..fleet.results_db import default_path
-from ..io.atomic import check_file_target, check_page_folder, write_text_atomic
+from ..io.atomic import check_file_target, check_new_folder, check_page_folder, write_text_atomic
 from ..io.export import REPORT, check_export_target
 from ..progress import ProgressLine
 from ..render.history_html import history_page
@@ -45,8 +45,11 @@ def cmd_bringup(args) -> int:
     if args.opt_level and args.run == "tt":
         raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
                        f"{args.opt_level}, or run the stage on cpu or ttsim")
-    if args.ttnn_check and not args.memory:
-        raise BadInput("--ttnn-check puts ttnn's figures beside the static memory report: give --memory too")
+    if (args.ttnn_check or args.ttnn_report) and not args.memory:
+        raise BadInput("--ttnn-check and --ttnn-report put ttnn's figures beside the static memory report: give "
+                       "--memory too")
+    if args.ttnn_report:
+        check_new_folder(args.ttnn_report, "--ttnn-report")
     if args.against_level is not None and args.opt_level in (None, args.against_level):
         raise BadInput("--against-level compares two levels: give --opt-level too, a different one")
     if args.bound and args.opt_level is None:
@@ -92,7 +95,7 @@ def cmd_bringup(args) -> int:
         print(b.placement().summary())
         print(b.compiler_metrics().summary())
     if args.memory and ttnn is not None and ttnn.ok:
-        print(b.memory(ttnn_check=args.ttnn_check).summary())
+        print(b.memory(ttnn_check=args.ttnn_check, ttnn_report=args.ttnn_report).summary())
     if args.bound and ttnn is not None and ttnn.ok:
         print(b.time_bound().summary())
     extra, compared_ok, op_report = {}, True, None

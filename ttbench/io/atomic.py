@@ -8,6 +8,7 @@ import contextlib
 import errno
 import json
 import os
+import shutil
 import tempfile
 from typing import Optional
 
@@ -105,3 +106,30 @@ def _written_by(path: str, made_by: str, keys: tuple) -> bool:
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and (data.get("made_by") == made_by or set(data) == set(keys))
+
+
+def check_new_folder(path, what: str) -> str:
+    """A folder that ttbench will create whole (`what` names it in the message): a new path, not a symlink, in a
+    folder that can be written; checked before any work. -> absolute path"""
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
+        raise BadInput(f"{what} must be a path, got {path!r}")
+    given = os.fspath(path)
+    if os.path.lexists(given.rstrip(os.sep) or given):
+        raise BadInput(f"{given} exists: {what} is written into a new folder; choose a new path")
+    absolute = os.path.abspath(given)
+    parent = os.path.dirname(absolute)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot make {given}: {parent} is not a folder you can write")
+    return absolute
+
+
+def publish_folder(source: str, target: str) -> str:
+    """`source`'s files copied to the new folder `target` all at once (copied beside it, then renamed): never a
+    half-written folder at `target`. -> target"""
+    staging = tempfile.mkdtemp(prefix=".ttbench-", dir=os.path.dirname(target))
+    try:
+        shutil.copytree(source, os.path.join(staging, "folder"), symlinks=False)
+        os.rename(os.path.join(staging, "folder"), target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target

@@ -111,7 +111,8 @@ class MemoryReport:
         static = self.peak_l1.l1_per_core if self.peak_l1 else 0
         return (f"ttnn's check (graph capture, nothing dispatched): peak L1 per core {human_bytes(core['total'])} "
                 f"(its peaks apart: tensors {human_bytes(core['l1'])}, circular buffers {human_bytes(core['cb'])}); "
-                f"ttbench's static peak of the program's tensors {human_bytes(static)}")
+                f"ttbench's static peak of the program's tensors {human_bytes(static)}" +
+                (f"; ttnn-visualizer report: {check['report']}" if check.get("report") else ""))
 
     def to_dict(self) -> dict:
         return {"model": self.model, "optimization_level": self.optimization_level, "chip": self.chip,

@@ -6,6 +6,7 @@ either is missing (CI has no simulator). The others run everywhere: what a user 
 """
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -80,10 +81,10 @@ def test_a_level_2_program_runs_on_the_simulator_with_the_optimizers_sharding_ho
 
 
 @pytest.mark.skipif(not sim_env.side_env().available, reason="no side environment here (make sim-env)")
-def test_ttnns_own_graph_capture_gives_peak_l1_beside_the_static_figures_without_a_simulator(no_simulator):
+def test_ttnns_own_graph_capture_gives_peak_l1_beside_the_static_figures_without_a_simulator(no_simulator, tmp_path):
     m, x = tb.models.load("mlp")
     b = tb.bringup(m, x, opt_level=2, name="mlp", progress=False)
-    report = b.memory(ttnn_check=True)
+    report = b.memory(ttnn_report=str(tmp_path / "memory"))  # and the folder ttnn-visualizer opens
     check = report.ttnn_check
     assert "error" not in check, check
     core = check["per_core"]
@@ -91,6 +92,12 @@ def test_ttnns_own_graph_capture_gives_peak_l1_beside_the_static_figures_without
     assert core["l1"] >= report.peak_l1.l1_per_core > 0 and core["cb"] > 0
     assert max(core["l1"], core["cb"]) <= core["total"] <= core["l1"] + core["cb"] and "mock" in check["produced_by"]
     assert "ttnn's check (graph capture, nothing dispatched): peak L1 per core" in report.summary()
+    with sqlite3.connect(tmp_path / "memory" / "db.sqlite") as db:  # ttnn's own schema, its ops and buffers
+        assert db.execute("SELECT COUNT(*) FROM operations").fetchone()[0] > 10
+        assert db.execute("SELECT COUNT(*) FROM buffers").fetchone()[0] > 0
+    assert (tmp_path / "memory" / "config.json").is_file()
+    with pytest.raises(BadInput, match="exists: ttnn_report is written into a new folder"):
+        b.memory(ttnn_report=str(tmp_path / "memory"))  # never over a folder that is there
 
 
 @needs_ttsim

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...core import env_seconds
 from ...io.arrays import to_numpy
+from ...io.atomic import publish_folder
 from ...ir.attributes import Opaque
 from ...ir.op_head import TensorType
 from ...proc.children import kill_group, run_once, start
@@ -303,11 +304,13 @@ TTNN_CHECK = ("ttnn's graph capture of the program replayed with nothing dispatc
               "(ttnn 0.76 in the side environment): ttnn's own allocations, circular buffers included; no values")
 
 
-def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S) -> dict:
+def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S, report_dir: Optional[str] = None) -> dict:
     """ttnn's own peak L1 for `program`: its main function replayed under ttnn's graph capture, nothing dispatched,
     on a mock device (the side environment only: no simulator, no chip). -> {"peak_l1": ttnn's
     extract_peak_L1_memory_usage, "per_core": {"cb", "l1", "total"}: its peak per core (circular buffers, tensors,
-    both)}. Raises NotSimulated naming what is missing or what stopped it."""
+    both)}. `report_dir` (a new folder, checked by the caller): ttnn's memory report written there (db.sqlite,
+    config.json: the folder Tenstorrent's ttnn-visualizer opens). Raises NotSimulated naming what is missing or
+    what stopped it."""
     from ..plugin import mock_cluster_yaml  # the cluster the compile-only descriptor was made on
 
     env = side_env()
@@ -316,7 +319,7 @@ def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S) -> d
     dropped = replay_refusal(program)
     if dropped:
         raise NotSimulated(dropped)
-    description = {**program_json(program), "mode": "capture"}
+    description = {**program_json(program), "mode": "capture", "report": report_dir is not None}
     with temp_folder("ttbench-capture-") as job, plugin_lock(timeout) as locked:
         if not locked:
             raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
@@ -339,6 +342,8 @@ def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S) -> d
             raise NotSimulated(f"ttnn's graph capture stopped: {why}")
         with open(result_path) as f:
             result = json.load(f)
+        if report_dir is not None and result.get("capture"):
+            publish_folder(os.path.join(job, "report"), report_dir)
     if result.get("unsupported"):
         raise NotSimulated(f"the ttnn replay does not know {result['unsupported']} yet")
     if result.get("op_error"):

@@ -564,9 +564,10 @@ def check(program):
                 raise Unsupported(f"{kind} (#{op['index']})")
 
 
-def capture_memory(ttnn, replay, program):
+def capture_memory(ttnn, replay, program, job):
     """The main function replayed under ttnn's graph capture with nothing dispatched (a mock device: no values
-    exist, only ttnn's allocations): ttnn's own peak L1 figures for the program."""
+    exist, only ttnn's allocations): ttnn's own peak L1 figures for the program; with program["report"], also the
+    folder ttnn-visualizer opens (JOB/report: db.sqlite, config.json, the capture's graph.json)."""
     main_fn = program["functions"][program["main"]]
     ttnn.graph.begin_graph_capture(ttnn.graph.RunMode.NO_DISPATCH)
     ttnn.graph.disable_python_io_recording()  # its recorder imports torch, which the side env has not
@@ -574,7 +575,17 @@ def capture_memory(ttnn, replay, program):
         inputs = [replay.from_host(np.zeros(t["shape"], np.float32), t) for t in main_fn["argument_types"]]
         replay.call(program["main"], inputs)
     finally:
-        graph = ttnn.graph.end_graph_capture()
+        if program.get("report"):
+            folder = os.path.join(job, "report")
+            os.makedirs(folder, exist_ok=True)
+            graph = ttnn.graph.end_graph_capture_to_file(os.path.join(folder, "graph.json"))
+        else:
+            graph = ttnn.graph.end_graph_capture()
+    if program.get("report"):
+        import ttnn.graph_report  # lazy: sqlite and the visualizer's schema, only for a report
+
+        ttnn.graph_report.import_report(os.path.join(folder, "graph.json"), folder)
+        ttnn.save_config_to_json_file(os.path.join(folder, "config.json"))
     usage = ttnn.graph.extract_resource_usage_per_core(graph)
     return {"peak_l1": int(ttnn.graph.extract_peak_L1_memory_usage(graph)),
             "per_core": {"cb": int(usage.peak_cb), "l1": int(usage.peak_l1), "total": int(usage.peak_total)}}
@@ -607,7 +618,7 @@ def main(job):
     replay = Replay(ttnn, device, program, job, program.get("record", False), seeded)
     try:
         if program.get("mode") == "capture":
-            result["capture"] = capture_memory(ttnn, replay, program)
+            result["capture"] = capture_memory(ttnn, replay, program, job)
             result["ok"], result["outputs"] = True, 0
             return 0
         if program.get("mode") == "isolated":
