@@ -30,7 +30,7 @@ from ...records.values import OpValues
 from ..constants import ConstantFault, ConstantUnknown, constant_value
 from ..interp import ATTRIBUTE_FIELDS, KERNEL_PRECISION_FIELDS, ProgramFault, Unsupported, field_decision
 from ..interp.registry import op_place
-from ..plugin import plugin_lock
+from ..plugin import mock_cluster_yaml, plugin_lock
 from ..program import Program, ProgramOp
 from .env import env_python, replay_missing, side_env, simulator
 
@@ -311,8 +311,6 @@ def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S, repo
     both)}. `report_dir` (a new folder, checked by the caller): ttnn's memory report written there (db.sqlite,
     config.json: the folder Tenstorrent's ttnn-visualizer opens). Raises NotSimulated naming what is missing or
     what stopped it."""
-    from ..plugin import mock_cluster_yaml  # the cluster the compile-only descriptor was made on
-
     env = side_env()
     if not env.available:
         raise NotSimulated(f"ttnn's check runs in the simulator's side environment: {env.hint}")
