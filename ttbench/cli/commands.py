@@ -40,8 +40,8 @@ def cmd_bringup(args) -> int:
     compare = parse_compare(args.compare) if args.compare else None
     if (args.stage in PROGRAM_STAGES or compare or args.drift or args.opt_level is not None or args.memory or
             args.against_level is not None) and args.no_tt:
-        raise BadInput("--opt-level, --memory, --stage ttir/ttnn, --compare and --drift need the Tenstorrent stages: "
-                       "leave out --no-tt")
+        raise BadInput("--opt-level, --memory, --against-level, --stage ttir/ttnn, --compare and --drift need the "
+                       "Tenstorrent stages: leave out --no-tt")
     if args.opt_level and args.run == "tt":
         raise BadInput(f"--run tt compiles again at the compiler's default level 0: leave out --opt-level "
                        f"{args.opt_level}, or run the stage on cpu or ttsim")
