@@ -36,7 +36,8 @@ def _by_line(b: BringupRecord):
         op = p.op
         key = (op.location.short if op.location else "", op.module or "")
         kinds, places = lines.setdefault(key, ({}, {}))
-        kinds[_kind(p)] = kinds.get(_kind(p), 0) + 1
+        kind = _kind(p)
+        kinds[kind] = kinds.get(kind, 0) + 1
         if p.result_types and p.result_types[0] is not None:
             try:
                 where = placement(p.result_types[0], program.aliases)

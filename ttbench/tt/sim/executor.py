@@ -243,14 +243,10 @@ def simulate(program: Program, arguments: list, record: bool = False, seed: Opti
     with temp_folder("ttbench-ttsim-") as job, plugin_lock(timeout) as locked:
         if not locked:
             raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
-        with open(os.path.join(job, "program.json"), "w") as f:
-            json.dump(description, f)
+        _write_program(job, description, program)
         os.makedirs(os.path.join(job, "args"))
         for i, a in enumerate(arguments):
             np.save(os.path.join(job, "args", f"{i}.npy"), _portable(a))
-        for index, value in _constants(program).items():
-            os.makedirs(os.path.join(job, "constants"), exist_ok=True)
-            np.save(os.path.join(job, "constants", f"{index}.npy"), _portable(value))
         for (fn, name), value in (seed or {}).items():
             os.makedirs(os.path.join(job, "seed", fn), exist_ok=True)
             np.save(os.path.join(job, "seed", fn, f"{name}.npy"), _portable(value))
@@ -321,11 +317,7 @@ def ttnn_memory_check(program: Program, timeout: float = DEFAULT_TIMEOUT_S, repo
     with temp_folder("ttbench-capture-") as job, plugin_lock(timeout) as locked:
         if not locked:
             raise NotSimulated(f"waited {timeout:g} s for another Tenstorrent process to finish")
-        with open(os.path.join(job, "program.json"), "w") as f:
-            json.dump(description, f)
-        for index, value in _constants(program).items():
-            os.makedirs(os.path.join(job, "constants"), exist_ok=True)
-            np.save(os.path.join(job, "constants", f"{index}.npy"), _portable(value))
+        _write_program(job, description, program)
         cluster = os.path.join(job, "cluster_desc.yaml")
         with open(cluster, "w") as f:
             f.write(mock_cluster_yaml())
@@ -376,6 +368,15 @@ def run_standalone(script_path: str, timeout: float = 600.0):
 def abort_line(log: str) -> str:
     """The simulator's or tt-metal's last words in a log ("" when it has none)."""
     return _abort_line(log)
+
+
+def _write_program(job: str, description: dict, program: Program) -> None:
+    """What every replay reads from its job folder: the program (program.json) and its constants' values."""
+    with open(os.path.join(job, "program.json"), "w") as f:
+        json.dump(description, f)
+    for index, value in _constants(program).items():
+        os.makedirs(os.path.join(job, "constants"), exist_ok=True)
+        np.save(os.path.join(job, "constants", f"{index}.npy"), _portable(value))
 
 
 def _constants(program: Program) -> dict:

@@ -106,12 +106,9 @@ class Replay:
     def memory_config(self, memory):
         return self.ttnn.L1_MEMORY_CONFIG if memory == "l1" else self.ttnn.DRAM_MEMORY_CONFIG
 
-    def placed(self, t, memory):
-        """The memory config type `t` states: interleaved in `memory`, or sharded over its core ranges with its
-        shard shape (the optimizer's placement, honoured rather than flattened to interleaved)."""
-        sharding = read_sharding(t)
-        if sharding is None:
-            return self.memory_config(memory)
+    def sharded_config(self, sharding, memory):
+        """The memory config of a sharded layout (read_sharding's reading of it) in `memory`: over its core ranges
+        with its shard shape (the optimizer's placement, honoured rather than flattened to interleaved)."""
         ttnn = self.ttnn
         kind, ranges, shard = sharding
         cores = ttnn.CoreRangeSet({ttnn.CoreRange(ttnn.CoreCoord(x0, y0), ttnn.CoreCoord(x1, y1))
@@ -138,8 +135,9 @@ class Replay:
             tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
         if tiled:
             tensor = ttnn.to_layout(tensor, ttnn.TILE_LAYOUT)
-        if memory != "system_memory" and read_sharding(t) is not None:  # laid out first, then sharded
-            tensor = ttnn.to_memory_config(tensor, self.placed(t, memory))
+        sharding = read_sharding(t) if memory != "system_memory" else None
+        if sharding is not None:  # laid out first, then sharded
+            tensor = ttnn.to_memory_config(tensor, self.sharded_config(sharding, memory))
         return tensor
 
     def to_host(self, tensor, t):
@@ -164,7 +162,7 @@ class Replay:
             on_device = False
         want = ttnn_dtype(ttnn, held)
         layout = ttnn.TILE_LAYOUT if tiled else ttnn.ROW_MAJOR_LAYOUT
-        sharded = memory != "system_memory" and read_sharding(t) is not None
+        sharding = read_sharding(t) if memory != "system_memory" else None
         if memory != "system_memory" and not on_device:
             tensor = ttnn.to_device(tensor, self.device, memory_config=self.memory_config(memory))
         elif memory != "system_memory" and tensor.memory_config() != self.memory_config(memory):
@@ -176,8 +174,8 @@ class Replay:
         if tensor.dtype != want:
             tensor = ttnn.typecast(tensor, want) if ttnn.is_tensor_storage_on_device(tensor) else \
                 ttnn.to_dtype(tensor, want)
-        if sharded:  # the optimizer's placement, as the type states it
-            tensor = ttnn.to_memory_config(tensor, self.placed(t, memory))
+        if sharding is not None:  # the optimizer's placement, as the type states it
+            tensor = ttnn.to_memory_config(tensor, self.sharded_config(sharding, memory))
             self.sharded += 1
         return tensor
 
