@@ -204,6 +204,22 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
 
 
+def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_path):
+    """Inside a sweep or tracker job the eager check runs in the job process, not in a fork of it (the job is
+    the container, issue 43): a model that kills its process when run kills the job, and the row says where."""
+    zoo = tmp_path / "zoo"
+    (zoo / "tiny").mkdir(parents=True)
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="import os, signal; os.kill(os.getpid(), "
+                                                                    "signal.SIGKILL)"))
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
+                        "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
+                       capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+    row = _rows(out)[0]
+    assert r.returncode == 1 and row["status"] == "new failure", (r.stdout, r.stderr)
+    assert row["failed_stage"] == "fx" and "killed by SIGKILL in fx" in row["error"], row
+
+
 # --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------
 
 def _descendants(pid: int) -> set:

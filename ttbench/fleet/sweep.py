@@ -14,10 +14,10 @@ import time
 from typing import Optional
 
 from .. import models
-from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, BadInput, human_bytes, ModelFailed, StageName
+from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGES, BadInput, human_bytes, ModelFailed, StageName
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
-from ..proc.children import run_once, watch_parent
+from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
 from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
 from ..render.tables import html_table
@@ -42,11 +42,12 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
 
 
 def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, programs: bool = False,
-            opt_level: Optional[int] = None) -> dict:
+            opt_level: Optional[int] = None, on_stage=None) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
     child process). `programs`: the TTIR and TTNN programs are run too, in ttbench's interpreter, each with its PCC
     against the golden in row["stage_pcc"] (the tracker's PCC per stage). `opt_level`: the model is also compiled
-    at that optimization level, row["level"] says how (level_row)."""
+    at that optimization level, row["level"] says how (level_row). `on_stage(name)`: called as each stage starts
+    (the job's marker: a job that dies says the stage it reached)."""
     from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
     from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
@@ -57,7 +58,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
         return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": None,
                 "error": None, "not_applicable": "built on the meta device: only torch.export traces it",
                 "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
-    b = bringup(m, x, frontend=frontend, tt=tt, name=model)
+    b = bringup(m, x, frontend=frontend, tt=tt, name=model, progress=on_stage or False)
     ok_stages = [n for n, s in b.stages.items() if s.ok]
     failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
@@ -70,7 +71,9 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
            "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
+    mark = on_stage or (lambda name: None)
     if run and not meta and b.stages.get(StageName.STABLEHLO) is not None and b.stages[StageName.STABLEHLO].ok:
+        mark("run stablehlo")
         result = b.run("stablehlo", device="cpu")
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:
@@ -79,7 +82,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
         if not result.ok:
             row["stage_notes"]["stablehlo"] = result.message[:300]
         if programs:
-            _run_programs(b, row)
+            _run_programs(b, row, mark)
     if ops:
         row["op_by_op"] = _job_op_by_op(b, tt)
     if opt_level is not None and tt and b.stages.get(StageName.TTNN) is not None and b.stages[StageName.TTNN].ok:
@@ -112,7 +115,7 @@ def level_row(b, run: bool) -> dict:
     return out
 
 
-def _run_programs(b, row: dict) -> None:
+def _run_programs(b, row: dict, mark) -> None:
     """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into
     row["stage_pcc"] (None when it did not execute, never a PCC it did not measure), what went wrong into
     row["stage_notes"]. A program that runs and does not pass is an incorrect result: row["incorrect"] names the
@@ -121,6 +124,7 @@ def _run_programs(b, row: dict) -> None:
     passed = {"stablehlo": row.get("run_ok")}
     for stage in PROGRAM_STAGES:
         if b.stages.get(stage) is not None and b.stages[stage].ok:
+            mark(f"run {stage}")
             result = b.run(stage, device="cpu")
             pccs[stage] = result.pcc
             passed[stage] = result.ok if result.executed else None
@@ -168,21 +172,42 @@ def _job_op_by_op(b, tt: bool) -> dict:
 
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
            programs: bool = False, opt_level: Optional[int] = None) -> dict:
+    """One job in a child process of its own, a disposable job (proc.children.in_disposable_job): what ttbench
+    contains in a notebook (the eager check's fork, the pass worker) runs in it, and its crash or hang is the
+    row, with the stage it had reached (the job's stage marker)."""
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
                str(int(ops)), str(int(programs)), "" if opt_level is None else str(opt_level)]
-        done = run_once(cmd, timeout)
-        if done.timed_out:
-            return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
-                    "error": f"timed out after {timeout:g} s"}
-        if os.path.isfile(out):
+        done = run_once(cmd, timeout, env={**os.environ, DISPOSABLE_JOB_ENV: "1"})
+        if not done.timed_out and os.path.isfile(out):
             with open(out) as f:
                 return json.load(f)
+        furthest, died_in = _stage_reached(out + STAGE_MARKER)
+        where = f" in {died_in}" if died_in else ""
+        row = {"model": model, "frontend": frontend, "furthest": furthest,
+               "failed_stage": died_in if died_in in STAGES else "?"}
+        if done.timed_out:
+            return {**row, "error": f"timed out after {timeout:g} s{where}"}
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [""]
-        return {"model": model, "frontend": frontend, "furthest": None, "failed_stage": "?",
-                "error": f"job {describe_exit(done.returncode)}: {tail[0][:200]}",
+        return {**row, "error": f"job {describe_exit(done.returncode)}{where}: {tail[0][:200]}",
                 "killed": done.returncode < 0}  # a signal: the engine runs it once more (executors.py)
+
+
+STAGE_MARKER = ".stage"  # beside a job's row file: each stage (or "run STAGE") as it starts, one per line
+
+
+def _stage_reached(path: str) -> tuple:
+    """(the last stage a dead job finished, the step it died in) from its stage marker; (None, None) without."""
+    try:
+        with open(path) as f:
+            started = [l.strip() for l in f if l.strip()]
+    except OSError:
+        return None, None
+    if not started:
+        return None, None
+    stages = [s for s in started[:-1] if s in STAGES]
+    return (stages[-1] if stages else None), started[-1]
 
 
 def classify(row: dict, known: dict) -> str:
@@ -359,8 +384,14 @@ def _job_main(argv) -> int:
     model, frontend, out, tt, run, ops, programs, opt_level = argv
     watch_parent()
     _inject_fault(model)
+    marker = open(out + STAGE_MARKER, "a", buffering=1)  # line-buffered: each stage is on disk as it starts
+
+    def on_stage(name: str) -> None:
+        marker.write(f"{name}\n")
+
     row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1",
-                  int(opt_level) if opt_level else None)
+                  int(opt_level) if opt_level else None, on_stage=on_stage)
+    marker.close()
     with open(out, "w") as f:
         json.dump(row, f, default=str)
     return 0

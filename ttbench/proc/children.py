@@ -24,6 +24,14 @@ from typing import Optional
 from .parent_watch import DEATHSIG_ENV, PARENT_ENV, watch_parent  # noqa: F401 - watch_parent: for workers
 from .scratch import remove_orphans, temp_dir
 _PR_SET_PDEATHSIG = 1
+# Set (to "1") in the environment of a process that is itself a disposable job (a sweep or tracker job): its crash
+# or hang is already that job's row, so work ttbench would contain in a fork or a pass worker runs in it instead.
+DISPOSABLE_JOB_ENV = "TTBENCH_DISPOSABLE_JOB"
+
+
+def in_disposable_job() -> bool:
+    """This process is a disposable job (see DISPOSABLE_JOB_ENV); never true in a notebook or the CLI."""
+    return os.environ.get(DISPOSABLE_JOB_ENV) == "1"
 
 
 def spawn_options(env: dict = None) -> dict:
@@ -97,7 +105,7 @@ class Forked:
 
     def __init__(self, fn, timeout: float, what: str):
         self.fn, self.timeout, self.what, self.pid = fn, timeout, what, None
-        if not hasattr(os, "fork"):
+        if not hasattr(os, "fork") or in_disposable_job():  # run in result(), here: see DISPOSABLE_JOB_ENV
             return
         remove_orphans("ttbench-fork-")
         self.tmp = temp_dir("ttbench-fork-")
@@ -142,7 +150,7 @@ class Forked:
 
     def result(self):
         """fn's result; fn's exception raised again here; ContainedFailure on a crash or past the timeout."""
-        if self.pid is None:  # no fork on this platform: run it here
+        if self.pid is None:  # no fork on this platform, or this process is itself a disposable job: run it here
             return self.fn()
         try:
             while True:

@@ -14,7 +14,7 @@ import threading
 import time
 
 from ..core import CompilerFailure, env_seconds
-from .children import kill_group, start
+from .children import in_disposable_job, kill_group, start
 from .scratch import remove_orphans, temp_dir
 
 OUT_OF_MEMORY = re.compile(r"bad_alloc|out of memory")  # C++'s exception, LLVM's abort: the two ways it is said
@@ -33,7 +33,10 @@ def _spawn_worker():
 
 def prestart_worker() -> None:
     """Start the next pass-pipeline worker now (Python and torch_mlir take ~0.3 s to start), so that it is ready
-    when the lowering needs it; bringup calls this before capturing the graph."""
+    when the lowering needs it; bringup calls this before capturing the graph. A disposable job lowers in its own
+    process (stages.mlir_stage.start_pipelines): no worker."""
+    if in_disposable_job():
+        return
     with _SPARE_LOCK:
         if not any(p.poll() is None for p in _spare):
             _spare[:] = [_spawn_worker()]

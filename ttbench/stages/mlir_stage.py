@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from typing import Optional, Sequence
 
 from ..core import CompilerFailure, SourceLoc, Stage, human_bytes
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
-from ..proc.passes import OUT_OF_MEMORY, start_pipelines
+from ..proc.children import in_disposable_job
+from ..proc.passes import OUT_OF_MEMORY, start_pipelines as start_in_worker
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -209,3 +211,31 @@ def run_pipelines(module, pipelines: list, contained: bool = False):
     if contained:
         return _run_pipelines_here(module, pipelines)
     return start_pipelines(module, pipelines).result()
+
+
+def start_pipelines(module, pipelines: list):
+    """run_pipelines started in the background (proc.passes): the worker lowers while the caller goes on; in a
+    disposable job (proc.children.in_disposable_job) they run here at once, the job process being the container."""
+    if in_disposable_job():
+        return PipelinesRunHere(module, pipelines)
+    return start_in_worker(module, pipelines)
+
+
+class PipelinesRunHere:
+    """Pipelines already run in this process: the same `result()`, `cancel()` and `started` as
+    proc.passes.PendingPipelines, a failure said the same way."""
+
+    def __init__(self, module, pipelines: list):
+        self.started = time.monotonic()
+        try:
+            self.lowered, self.failure = _run_pipelines_here(module, pipelines), None
+        except CompilerFailure as exc:
+            self.lowered, self.failure = None, exc
+
+    def cancel(self) -> None:
+        self.lowered = None
+
+    def result(self):
+        if self.failure is not None:
+            raise self.failure
+        return self.lowered

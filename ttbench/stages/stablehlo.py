@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import time
 
-from ..proc.passes import PendingPipelines, start_pipelines
-from .mlir_stage import mlir_stage, run_pipelines
+from ..proc.passes import PendingPipelines
+from .mlir_stage import PipelinesRunHere, mlir_stage, run_pipelines, start_pipelines
 from ..core import StageName
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
@@ -15,12 +15,12 @@ ONNX_TO_BACKEND = "builtin.module(torch-onnx-to-torch-backend-pipeline)"
 TO_STABLEHLO = "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow-non-finites=true})"
 
 
-def start_lowering(torch_module, onnx: bool = False) -> PendingPipelines:
+def start_lowering(torch_module, onnx: bool = False) -> "PendingPipelines | PipelinesRunHere":
     """The lowering of a torch-dialect module (left untouched), started in its worker process; `lower` takes it."""
     return start_pipelines(torch_module, _pipelines(onnx))
 
 
-def lower(started: PendingPipelines):
+def lower(started: "PendingPipelines | PipelinesRunHere"):
     """A started lowering -> (the StableHLO Stage, its module). The stage's seconds run from the lowering's start
     (it overlaps the reading of the torchfx stage)."""
     module = started.result()
