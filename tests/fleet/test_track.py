@@ -3,8 +3,10 @@ against the bare route (ours / upstream), grouped, one reproduction each, checke
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
@@ -20,15 +22,15 @@ pytestmark = pytest.mark.subprocess
 @pytest.fixture(scope="module")
 def tracked(tmp_path_factory):
     """One tracker run on two architectures: hf/gpt2 fails in torch.export's decompositions (upstream: the bare
-    route fails the same way), hf/bert gets a ttbench-side failure planted (ttbench's StableHLO pass worker hangs
-    and is given up after 3 s; the bare route has no such worker)."""
+    route fails the same way), hf/bert gets a ttbench-side failure planted (ttbench's StableHLO lowering hangs in
+    the job, which is given up after 45 s; the bare route has no such fault)."""
     root = tmp_path_factory.mktemp("track")
     db = str(root / "results.sqlite")
     old = os.environ.copy()
-    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO")
     try:
         result = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2,
-                             repro_root=str(root / "repros"), db_path=db)
+                             repro_root=str(root / "repros"), db_path=db, timeout=45)
     finally:
         os.environ.clear()
         os.environ.update(old)
@@ -38,7 +40,8 @@ def tracked(tmp_path_factory):
 def test_triage_says_ours_for_a_planted_ttbench_failure_and_upstream_for_torch_exports(tracked):
     result, root, _ = tracked
     by_model = {r["model"]: r for r in result.rows}
-    assert by_model["hf/bert"]["failed_stage"] == "stablehlo", by_model["hf/bert"]
+    assert by_model["hf/bert"]["failed_stage"] == "stablehlo", by_model["hf/bert"]  # from the dead job's marker
+    assert "timed out after 45 s in stablehlo" in by_model["hf/bert"]["error"]
     assert by_model["hf/bert"]["verdict"] == "ours", by_model["hf/bert"]["why"]
     assert by_model["hf/bert"]["bare"]["passed"] is True
     assert by_model["hf/gpt2"]["failed_stage"] == "fx"
@@ -55,7 +58,7 @@ def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the
     result, _, db = tracked
     paths = page.write(result, str(tmp_path))
     text = (tmp_path / "status.md").read_text()
-    assert "| hf/gpt2 | - |" in text and "| hf/bert | torchfx |" in text
+    assert "| hf/gpt2 | frontend failure | - |" in text and "| hf/bert | torch-mlir failure | torchfx |" in text
     assert "upstream" in text and "ours" in text and "## Projection" in text
     data = json.loads((tmp_path / "status.json").read_text())
     assert data["counts"]["verdicts"] == {"upstream": 1, "ours": 1}
@@ -209,9 +212,10 @@ def test_a_second_track_run_is_compared_with_the_first_and_a_regression_is_flagg
     better = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
     assert "no history" not in better.history and not better.regressed, better.history
     old = os.environ.copy()
-    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO", TTBENCH_PASS_TIMEOUT="3")
+    os.environ.update(TTBENCH_MLIR_WORKER_FAULT="hang:StableHLO")
     try:
-        worse = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db)
+        worse = track.track(["gpt2", "bert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db,
+                            timeout=45)
     finally:
         os.environ.clear()
         os.environ.update(old)
@@ -306,3 +310,86 @@ def test_the_status_pages_keep_no_markup_from_a_row(tracked, tmp_path):
     assert "\\<img src=x onerror=alert(1)\\>\\[see\\](javascript:alert(1)) \\`x\\` \\| y" in tables
     html = (tmp_path / "status.html").read_text()
     assert "<img src=x" not in html and "&lt;img src=x" in html
+
+
+# --- statuses, the expected table, carried-over jobs, the page people use (issue 43) ---------------------------------
+
+def test_every_job_has_a_status_and_the_expected_table_gates_the_run(tmp_path):
+    """hf/gpt2 fails in torch.export, hf/bert passes to StableHLO: a table that expects gpt2 to pass (a planted
+    regression) fails the run and names it; bert, expected to fail, is said to be better."""
+    from ttbench.fleet.track import statuses
+
+    table = tmp_path / "expected.json"
+    table.write_text(json.dumps({statuses.MODES[False]: {"hf/gpt2/export": "passed",
+                                                         "hf/bert/export": "frontend failure"}}))
+    out = tmp_path / "out"
+    args = ("track", "--arch", "gpt2,bert", "--frontends", "export", "--no-tt", "--no-triage", "--db",
+            str(tmp_path / "db.sqlite"), "--expected", str(table), "--out", str(out))
+    done = run_cli(*args)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "worse: hf/gpt2/export: expected passed, now frontend failure" in done.stdout
+    assert "better: hf/bert/export: expected frontend failure, now passed" in done.stdout
+    rows = {r["model"]: r for r in json.loads((out / "status.json").read_text())["rows"]}
+    assert rows["hf/gpt2"]["track_status"] == "frontend failure" and rows["hf/bert"]["track_status"] == "passed"
+    assert "1 jobs worse than expected.json expects" in (out / "status.md").read_text()
+    # tightened: the table now says what this run found, and the same run again (carried over) passes the gate
+    done = run_cli(*args, "--update-expected")
+    assert json.loads(table.read_text())[statuses.MODES[False]] == {"hf/bert/export": "passed",
+                                                                    "hf/gpt2/export": "frontend failure"}
+    done = run_cli(*args)
+    assert done.returncode == 0 and "0 jobs worse" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_rerun_with_nothing_changed_carries_every_job_over(tmp_path):
+    db = str(tmp_path / "db.sqlite")
+    first = track.track(["bert", "albert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db,
+                        carry_over=True)
+    assert not any(r.get("carried_over") for r in first.rows)
+    t0 = time.perf_counter()
+    again = track.track(["bert", "albert"], ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db,
+                        carry_over=True)
+    assert all(r.get("carried_over") == first.run_id for r in again.rows), again.rows
+    assert time.perf_counter() - t0 < 30  # no job ran: the rows came from the database
+    assert [r["track_status"] for r in again.rows] == [r["track_status"] for r in first.rows]
+    assert "2 of them carried over from run(s) " + str(first.run_id) in page.markdown(again)
+    # a ttbench setting (TTBENCH_*: timeouts, planted faults) can change what a job does: the job runs again
+    os.environ["TTBENCH_EAGER_TIMEOUT"] = "599"
+    try:
+        third = track.track(["bert"], ("export",), onnx_sample=0, tt=False, jobs=1, triage=False, db_path=db,
+                            carry_over=True)
+    finally:
+        del os.environ["TTBENCH_EAGER_TIMEOUT"]
+    assert not third.rows[0].get("carried_over")
+
+
+@pytest.mark.browser
+def test_the_status_page_sorts_filters_links_each_failure_to_its_reproduction_and_fits_1280px(tracked, tmp_path):
+    from tests.browser import browser_page
+
+    result, root, _ = tracked
+    shutil.copytree(root / "repros", tmp_path / "repros")
+    page.write(result, str(tmp_path))
+    with browser_page() as view:
+        view.set_viewport_size({"width": 1280, "height": 800})
+        view.goto((tmp_path / "status.html").as_uri())
+        table = view.locator("table.interactive")
+        assert view.evaluate("document.documentElement.scrollWidth") <= 1280  # no horizontal scroll
+        status_column = [c.inner_text() for c in table.locator("thead th").all()].index("status")
+        table.locator("thead th").nth(status_column).click()  # worst first
+        statuses = [r.locator("td").nth(status_column).inner_text() for r in table.locator("tbody tr").all()]
+        assert statuses == sorted(statuses, key=lambda s: ["ttbench error", "frontend failure", "torch-mlir failure",
+                                                           "TT compiler failure", "incorrect result",
+                                                           "interpreter refusal", "passed"].index(s)), statuses
+        assert statuses[0] == "frontend failure"
+        colours = {r.locator("td").nth(status_column).inner_text(): r.evaluate("e => getComputedStyle(e).backgroundColor")
+                   for r in table.locator("tbody tr").all()}
+        assert len(set(colours.values())) == len(colours)  # one colour per status
+        view.fill("input.filter", "gpt2")
+        shown = [r for r in table.locator("tbody tr").all() if r.is_visible()]
+        assert len(shown) == 1 and "hf/gpt2" in shown[0].inner_text()
+        link = shown[0].locator("a")
+        target = link.get_attribute("href")
+        link.click()
+        view.wait_for_load_state()
+        assert view.url.endswith(target) and "import torch" in view.content()  # the reproduction itself
+        assert not view.errors

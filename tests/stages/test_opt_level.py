@@ -164,10 +164,11 @@ def test_the_trackers_level_column_says_what_the_optimizer_sharded_and_the_progr
     row = run_job("mlp", "export", tt=True, run=True, programs=True, opt_level=2)
     level = row["level"]
     assert level["level"] == 2 and level["ok"] and level["sharded"] >= 10 and level["pcc"] >= 0.999, level
-    header, rows = architecture_table(model_rows(types.SimpleNamespace(rows=[row])), error_chars=100)
+    table = architecture_table(model_rows(types.SimpleNamespace(rows=[row], groups=[])), error_chars=100)
+    header, rows = table.header, table.rows
     cell = rows[0][header.index("ttnn level 2")]
     assert cell == f"{level['sharded']} of {level['results']} results sharded; pcc {level['pcc']:.6f}"
-    header, _ = architecture_table(model_rows(types.SimpleNamespace(rows=[{**row, "level": None}])), 100)
+    header = architecture_table(model_rows(types.SimpleNamespace(rows=[{**row, "level": None}], groups=[])), 100).header
     assert not any(h.startswith("ttnn level") for h in header)  # no level asked for: no column
 
 

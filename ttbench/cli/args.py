@@ -7,6 +7,7 @@ import sys
 
 from ..core import FRONTENDS, PARAMS_MODES, PROGRAM_STAGES, RUNNABLE_STAGES, VALUE_STAGES, BadInput, check_input_size
 from ..fleet.conformance.cases import SAMPLE
+from ..fleet.track.statuses import EXPECTED as EXPECTED_STATUSES
 from ..fleet.track.tracker import ONNX_SAMPLE
 from ..tt.plugin import DEFAULT_TIMEOUT_S
 
@@ -226,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "in ttbench's interpreter (the first compile builds kernels: minutes)")
     t.add_argument("--from-run", metavar="RUN", help="run no jobs: triage the failures of this track run in --db "
                    "again (an id or a label) and write its page")
+    t.add_argument("--rerun-all", action="store_true", help="run every job again (default: a job whose model, "
+                   "options, package versions and ttbench code are unchanged since the last complete track run in "
+                   "--db is carried over from it)")
+    t.add_argument("--expected", default=EXPECTED_STATUSES, metavar="PATH", help="the expected status per job "
+                   "(default models/track_expected.json): the run exits 1 when a job is worse, and says which are better")
+    t.add_argument("--update-expected", action="store_true", help="write this run's statuses into --expected "
+                   "(after a run that made jobs better: tightens the table; jobs not run are kept)")
     t.add_argument("--update-known", action="store_true", help="write the upstream failures whose reproduction "
                    "fails the same way into models/known_failures.json (needs --out: the entries point at repros/)")
     _add_run_options(t)

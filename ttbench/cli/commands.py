@@ -13,6 +13,7 @@ from ..diff import diff_folders
 from ..doctor import report
 from ..fleet import conformance as conf, results_db, sweep as sw, track as tracker
 from ..fleet.track import page as track_page
+from ..fleet.track import statuses as track_statuses
 from ..fleet.results_db import default_path
 from ..io.atomic import check_file_target, check_new_folder, check_page_folder, write_text_atomic
 from ..io.export import REPORT, check_export_target
@@ -238,7 +239,8 @@ def cmd_track(args) -> int:
                            triage=not args.no_triage,
                            repro_root=os.path.join(args.out, "repros") if args.out else None, db_path=db_path,
                            label=args.label, engine=args.engine, address=args.address, progress=progress,
-                           timeout=args.timeout, from_run=args.from_run, opt_level=args.opt_level)
+                           timeout=args.timeout, from_run=args.from_run, opt_level=args.opt_level,
+                           expected=args.expected, carry_over=not args.rerun_all)
     print(track_page.markdown(result))
     if args.out:
         for path in track_page.write(result, args.out):
@@ -247,8 +249,12 @@ def cmd_track(args) -> int:
         added, dropped = tracker.update_known(result, sw.KNOWN_FAILURES, os.path.join(args.out, "repros"))
         print(f"{sw.KNOWN_FAILURES}: {added} upstream failures added, {dropped} dropped (they pass now, or are "
               f"no longer reproduced)")
+    if result.judged is not None:
+        print(track_statuses.expected_text(result.judged, args.expected))
+    if args.update_expected:
+        print(f"wrote {track_statuses.write_expected(result.rows, args.expected, not args.no_tt)}")
     print(f"results appended to {db_path} (`ttbench history --db {db_path}` compares the last two track runs)")
-    return 1 if result.regressed else 0
+    return 1 if result.regressed or (result.worse_than_expected and not args.update_expected) else 0
 
 
 def cmd_history(args) -> int:

@@ -149,6 +149,15 @@ def add_job(db: sqlite3.Connection, run_id: int, row: dict) -> None:
                         stage.get("error")))
 
 
+def update_jobs(db: sqlite3.Connection, run_id: int, rows: list) -> None:
+    """Rows of a run given facts found after they were added (the tracker's triage verdicts), stored whole again
+    (a carried-over job brings them with it)."""
+    with db:
+        for row in rows:
+            db.execute("UPDATE jobs SET row = ? WHERE run_id = ? AND model = ? AND frontend = ?",
+                       (json.dumps(row, default=str), run_id, row["model"], row["frontend"]))
+
+
 def conformance_job(row: dict) -> dict:
     """One ONNX node test of a conformance run (conformance.run_case) as a job row: the test is the model, its
     path through ttbench the result (reached stage, ttnn when the TT compile got there, CPU match as run_ok)."""

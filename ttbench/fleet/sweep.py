@@ -22,7 +22,7 @@ from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
 from ..render.tables import html_table
 from ..run.devices import device
-from . import executors, op_support, results_db
+from . import carry_over as carry, executors, op_support, results_db
 from .op_support import job_ops
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
@@ -248,9 +248,12 @@ def sweep(model_names=None, frontends=FRONTENDS, jobs: int = 2, tt: bool = True,
 def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known_path: str = KNOWN_FAILURES,
              progress=None, timeout: float = JOB_TIMEOUT_S, ops: bool = False, programs: bool = False,
              db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None,
-             address: Optional[str] = None, kind: str = "sweep", opt_level: Optional[int] = None) -> list:
+             address: Optional[str] = None, kind: str = "sweep", opt_level: Optional[int] = None,
+             carry_over: bool = False) -> list:
     """The bringup jobs of `todo` ((model, frontend) pairs, checked by the caller) as rows (see sweep); the run is
-    recorded as `kind` ("sweep", "track"), so history compares it with the run of its kind before it."""
+    recorded as `kind` ("sweep", "track"), so history compares it with the run of its kind before it.
+    `carry_over` (with a database): a job unchanged since the last complete run of its kind is not run, its row
+    taken from that run (carry_over.py)."""
     if jobs < 1:
         raise BadInput(f"--jobs must be at least 1, got {jobs}")
     if engine not in (None, *executors.ENGINES):
@@ -260,6 +263,9 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     db = run_id = None
     if db_path:
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
+    options = {"tt": tt, "run": run, "ops": ops, "programs": programs, "opt_level": opt_level}
+    prints = [carry.fingerprint(m, f, options) for m, f in todo]
+    previous_run, previous = carry.previous_rows(db, kind) if db is not None and carry_over else (None, {})
     runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
     if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
         run_id = results_db.start_run(db, kind, label)
@@ -268,6 +274,7 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     def finished(index, row):
         model, frontend = todo[index]
         row.setdefault("params", "args")
+        row["fingerprint"] = prints[index]
         row["status"] = classify(row, known)
         row["known_reason"] = (known.get(f"{model}/{frontend}") or {}).get("reason")
         with lock:  # one writer: sqlite connections are not shared between threads unguarded
@@ -277,9 +284,17 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
         if progress:
             progress(done[0], len(todo), row)
 
+    fresh = [i for i, p in enumerate(prints) if p not in previous]
+    rows = [None] * len(todo)
     try:
-        rows = runner.run([executors.Job(_child, (m, f, tt, run, timeout, ops, programs, opt_level), timeout)
-                           for m, f in todo], finished)
+        for i, p in enumerate(prints):
+            if p in previous:
+                rows[i] = carry.carried(previous[p], previous_run)
+                finished(i, rows[i])
+        ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level), timeout)
+                          for i in fresh], lambda k, row: finished(fresh[k], row))
+        for i, row in zip(fresh, ran):
+            rows[i] = row
     finally:
         runner.close()
     if db is None:

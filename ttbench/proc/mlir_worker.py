@@ -17,7 +17,8 @@ import time
 
 
 def _inject_fault(fault: str, description: str) -> None:
-    """For testing the parent (TTBENCH_MLIR_WORKER_FAULT, sent with the job): "hang:TEXT" makes the pipeline whose
+    """For testing the parent (TTBENCH_MLIR_WORKER_FAULT, sent with the job; read by a caller that lowers in its
+    own process too): "hang:TEXT" makes the pipeline whose
     description holds TEXT never finish, as a pass stuck in a loop would; "memory:TEXT" lets it map only 64 MiB
     more, so a pass that needs more runs out of memory for real (std::bad_alloc), as on a too small machine."""
     kind, _, needle = fault.partition(":")

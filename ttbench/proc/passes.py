@@ -21,6 +21,7 @@ OUT_OF_MEMORY = re.compile(r"bad_alloc|out of memory")  # C++'s exception, LLVM'
 # How long one lowering may take before ttbench calls the pass pipeline hung (TTBENCH_PASS_TIMEOUT overrides).
 PASS_TIMEOUT_S = 900.0
 PASSES_PREFIX = "ttbench-passes-"
+WORKER_FAULT_ENV = "TTBENCH_MLIR_WORKER_FAULT"  # for tests: see mlir_worker._inject_fault
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlir_worker.py")
 _SPARE_LOCK = threading.Lock()
 _spare: list = []  # at most one worker started ahead of its job (see prestart_worker)
@@ -70,7 +71,7 @@ class PendingPipelines:
                 f.write(module.operation.get_asm(enable_debug_info=True, binary=True))
             self.worker = _take_worker()
             job = {"in": source, "out": self.out, "pipelines": [list(p) for p in pipelines],
-                   "fault": os.environ.get("TTBENCH_MLIR_WORKER_FAULT", "")}
+                   "fault": os.environ.get(WORKER_FAULT_ENV, "")}
             self.deadline = env_seconds("TTBENCH_PASS_TIMEOUT", PASS_TIMEOUT_S)
             self.started = time.monotonic()
             self.worker.stdin.write(json.dumps(job) + "\n")

@@ -20,6 +20,11 @@ Cell = Union[str, Link]
 class Table:
     header: tuple
     rows: list  # lists of cells, one per column
+    # A table people work in (the tracker's architectures): sortable by any column and filterable in HTML, each
+    # row coloured by its tag (a status) where `tag_colours` names a colour for it. Markdown shows the cells alone.
+    interactive: bool = False
+    row_tags: Optional[list] = None  # one short text per row
+    tag_colours: dict = field(default_factory=dict)  # tag -> CSS colour
 
 
 @dataclass

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 from typing import Optional, Sequence
@@ -10,7 +11,7 @@ from ..core import CompilerFailure, SourceLoc, Stage, human_bytes
 from ..ir.locations import LocTable, user_frame
 from ..ir.walk import walk_ops
 from ..proc.children import in_disposable_job
-from ..proc.passes import OUT_OF_MEMORY, start_pipelines as start_in_worker
+from ..proc.passes import OUT_OF_MEMORY, WORKER_FAULT_ENV, start_pipelines as start_in_worker
 
 # Large enough to keep shapes and small literals readable, small enough that ResNet-50 prints in KBs, not 190 MB.
 ELIDE_LIMIT = 16
@@ -193,7 +194,8 @@ def _run_pipelines_here(module, pipelines: list):
     try:
         with module.context:
             module.context.emit_error_diagnostics = True  # as in the worker: see mlir_worker.main
-            failed, lowered = run_job(lambda: clone_module(module), pipelines, diagnostics, err)
+            failed, lowered = run_job(lambda: clone_module(module), pipelines, diagnostics, err,
+                                      os.environ.get(WORKER_FAULT_ENV, ""))
     finally:
         handler.detach()
     if failed is not None:
@@ -222,20 +224,16 @@ def start_pipelines(module, pipelines: list):
 
 
 class PipelinesRunHere:
-    """Pipelines already run in this process: the same `result()`, `cancel()` and `started` as
+    """The pipelines of a disposable job, run in this process when their result is asked for (in the stage that
+    needs it: a job that dies there names that stage); the same `result()`, `cancel()` and `started` as
     proc.passes.PendingPipelines, a failure said the same way."""
 
     def __init__(self, module, pipelines: list):
-        self.started = time.monotonic()
-        try:
-            self.lowered, self.failure = _run_pipelines_here(module, pipelines), None
-        except CompilerFailure as exc:
-            self.lowered, self.failure = None, exc
+        self.module, self.pipelines, self.started = module, pipelines, time.monotonic()
 
     def cancel(self) -> None:
-        self.lowered = None
+        self.module = None
 
     def result(self):
-        if self.failure is not None:
-            raise self.failure
-        return self.lowered
+        self.started = time.monotonic()
+        return _run_pipelines_here(self.module, self.pipelines)

@@ -10,18 +10,27 @@ from dataclasses import asdict
 from ...core import PCC_STAGES, PROGRAM_STAGES, human_seconds
 from ...io.atomic import write_text_atomic
 from ...records.document import Document, Link, Section, Table
+from . import statuses as st
 from ...io.markdown import document_markdown
 from ...render.document import document_html
 
 
 def model_rows(result) -> list:
-    """One row per architecture: furthest stage per frontend, PCC per stage (export), seconds, the failure."""
+    """One row per architecture: furthest stage per frontend, PCC per stage (export), seconds, the status per
+    frontend, the failure and its group's reproduction (a path under repros/)."""
+    repros = {job: g.repro_file or g.repro for g in result.groups if g.repro for job in g.jobs}
     by_model: dict = {}
     for r in result.rows:
         entry = by_model.setdefault(r["model"], {"model": r["model"], "furthest": {}, "pcc": {}, "seconds": 0.0,
-                                                 "failures": []})
+                                                 "failures": [], "statuses": {}, "repros": [], "carried": None})
         entry["furthest"][r["frontend"]] = r.get("furthest") or "-"
+        if r.get("track_status"):
+            entry["statuses"][r["frontend"]] = r["track_status"]
+        repro = repros.get(f"{r['model']}/{r['frontend']}")
+        if repro and repro not in entry["repros"]:
+            entry["repros"].append(repro)
         entry["seconds"] += float(r.get("seconds") or 0)
+        entry["carried"] = entry["carried"] or r.get("carried_over")
         if r["frontend"] == "export":
             entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in PCC_STAGES}
             entry["notes"] = r.get("stage_notes") or {}
@@ -56,14 +65,21 @@ def counts(result) -> dict:
     measured = {stage: [sum(1 for r in result.rows if (r.get("ops") or {}).get(stage)
                             and (r.get("stage_pcc") or {}).get(stage) is not None),
                         sum(1 for r in result.rows if (r.get("ops") or {}).get(stage))] for stage in PROGRAM_STAGES}
-    return {"jobs": len(result.rows), "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
+    track_statuses = {s: n for s in st.STATUSES if (n := sum(r.get("track_status") == s for r in result.rows))}
+    carried = sorted({r["carried_over"] for r in result.rows if r.get("carried_over")})
+    return {"jobs": len(result.rows), "track_statuses": track_statuses,
+            "carried_over": sum(bool(r.get("carried_over")) for r in result.rows), "carried_from": carried,
+            "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
             "groups": len(result.groups), "statuses": dict(sorted(statuses.items())), "pcc_measured": measured}
 
 
 def _timing(result, c: dict) -> str:
     if result.seconds is None:
         return f"{c['jobs']} jobs of track run {result.run_id}, triaged again (their wall time was not recorded)."
-    return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time)."
+    carried = (f", {c['carried_over']} of them carried over from run(s) {', '.join(map(str, c['carried_from']))} "
+               "(model, options, package versions and ttbench code unchanged: not run again)"
+               if c["carried_over"] else "")
+    return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time){carried}."
 
 
 def _pcc(value) -> str:
@@ -78,12 +94,14 @@ def status_page(result) -> Document:
         + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".",
         _timing(result, c) + f" Triage {human_seconds(result.triage_seconds)}. Furthest stage: "
         + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
+        "Status per job: " + ", ".join(f"{v} {k}" for k, v in c["track_statuses"].items()) + ".",
         "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
         + f", in {c['groups']} groups. Statuses: " + ", ".join(f"{v} {k}" for k, v in c["statuses"].items())
         + ". A TT program that runs and does not match PyTorch is an incorrect result, never a pass.",
         "PCC measured for " + "; ".join(f"{stage.upper()} {got} of {reached} jobs that reach it"
                                         for stage, (got, reached) in c["pcc_measured"].items())
         + " (the others: the interpreter refused, said in each row).",
+        *([st.expected_text(result.judged, result.expected_path or "")] if result.judged is not None else []),
         "PCC per stage is each stage's program run on the CPU against PyTorch eager: StableHLO on the PJRT CPU "
         "client; TTIR and TTNN in ttbench's interpreter of the compiler's program (it checks the program, not the "
         "chip's kernels). Compile-only: no Tenstorrent chip ran anything."]
@@ -98,7 +116,10 @@ def status_page(result) -> Document:
     return Document("Model tracker status", [
         Section("", summary), projection, Section("History", code=result.history or "-"),
         Section("Failure groups", table=groups),
-        Section("Architectures", table=Table(*architecture_table(model_rows(result), error_chars=200)))])
+        Section("Architectures", [
+            "One row per architecture; its status is its worst job's (worst first: " + ", ".join(st.STATUSES)
+            + "). Click a column's header to sort, type in the box to filter."],
+            table=architecture_table(model_rows(result), error_chars=200))])
 
 
 def _reproduction(group):
@@ -125,21 +146,35 @@ def level_cell(level: dict) -> str:
     return f"{placed}; pcc not run" + (f": {level['note'][:120]}" if level.get("note") else "")
 
 
-def architecture_table(models: list, error_chars: int) -> tuple:
-    """(header, rows of plain-text cells) of the architectures' table: a furthest-stage column per frontend the
-    run took (export always, onnx and dynamo where any row has them)."""
+STATUS_COLOURS = {st.TTBENCH_ERROR: "#f4c7f4", st.FRONTEND: "#f8c8c8", st.TORCH_MLIR: "#f9d9b8",
+                  st.TT_COMPILER: "#f9ecb0", st.INCORRECT: "#f6b0b0", st.REFUSED: "#dde3ee", st.PASSED: "#cdeccd"}
+
+
+def architecture_table(models: list, error_chars: int) -> Table:
+    """The architectures' table: a furthest-stage column per frontend the run took (export always, onnx and
+    dynamo where any row has them), the status (rows coloured by it), the reproduction linked."""
     taken = {f for m in models for f in m["furthest"]}
     shown = ["export"] + [f for f in ("onnx", "dynamo") if f in taken]
     levels = sorted({m["level"]["level"] for m in models if m.get("level")}, key=str)
     level_columns = tuple(f"ttnn level {level}" for level in levels)
-    header = ("model", *shown, *(f"pcc {s}" for s in PCC_STAGES), *level_columns, "seconds", "failure")
-    rows = [[m["model"], *(m["furthest"].get(f, "-" if f == "export" else "") for f in shown),
-             *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES),
-             *(level_cell(m.get("level")) if m.get("level", {}).get("level") == level else "-" for level in levels),
-             f"{m['seconds']:.0f}",
-             "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
-                       for f in m["failures"])] for m in models]
-    return header, rows
+    header = ("model", "status", *shown, *(f"pcc {s}" for s in PCC_STAGES), *level_columns, "seconds", "failure",
+              "reproduction")
+    rows, tags = [], []
+    for m in models:
+        status = m.get("statuses") or {}
+        tags.append(min(status.values(), key=st.rank) if status else None)
+        repro: object = "-"
+        if m.get("repros"):
+            repro = Link(m["repros"][0], f"repros/{m['repros'][0]}")
+        rows.append([m["model"], tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
+                                                         for f in shown),
+                     *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES),
+                     *(level_cell(m.get("level")) if m.get("level", {}).get("level") == level else "-"
+                       for level in levels),
+                     f"{m['seconds']:.0f}" + (f" (run {m['carried']})" if m.get("carried") else ""),
+                     "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
+                               for f in m["failures"]), repro])
+    return Table(header, rows, interactive=True, row_tags=tags, tag_colours=STATUS_COLOURS)
 
 
 # What `ttbench track --out` writes besides repros/, and how its status.json says so (cli: check_page_folder)

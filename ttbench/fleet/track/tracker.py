@@ -18,6 +18,7 @@ from ...proc.children import run_once
 from ...proc.client import describe_exit
 from ...proc.scratch import temp_folder
 from .. import results_db, sweep
+from . import statuses as st
 from . import triage as tr
 
 ONNX_SAMPLE = 12  # architectures that also go through the ONNX exporter (spread evenly over the sorted list)
@@ -37,6 +38,12 @@ class TrackResult:
     run_id: Optional[int] = None
     versions: dict = field(default_factory=dict)
     whole: int = 0  # jobs of the whole tracker (every architecture of the census), for the projection
+    judged: Optional[dict] = None  # the rows against the expected-status table (statuses.against_expected)
+    expected_path: Optional[str] = None
+
+    @property
+    def worse_than_expected(self) -> bool:
+        return bool(self.judged and self.judged["worse"])
 
     def projection(self, nodes=(1, 4, 16)) -> list:
         """[(nodes, seconds)]: the whole tracker's `whole` jobs at this run's mean measured job time (triage
@@ -78,13 +85,17 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
           jobs: int = 2, tt: bool = True, triage: bool = True, repro_root: Optional[str] = None,
           db_path: Optional[str] = None, label: Optional[str] = None, engine: Optional[str] = None, address: Optional[str] = None, progress=None,
           timeout: float = sweep.JOB_TIMEOUT_S, from_run: Optional[str] = None,
-          opt_level: Optional[int] = None) -> TrackResult:
+          opt_level: Optional[int] = None, expected: Optional[str] = None, carry_over: bool = False) -> TrackResult:
     """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
     written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
     track run in the database (an id or a label) are triaged again (after a fix to the triage, or to see which
     upstream failures a new torch-mlir still reproduces); its wall time is then unknown. `opt_level`: each job whose
     TTNN compiles also compiles at that optimization level (the page's level column: compiles there or not, what
-    the optimizer sharded, the program's PCC in the interpreter)."""
+    the optimizer sharded, the program's PCC in the interpreter). `expected`: the expected-status table each row
+    is judged against (statuses.py: the table's part for runs with or without `tt`).
+    `carry_over`: a job unchanged since the last complete track run in the database is not run again, nor triaged
+    again; a failure group all of whose jobs are carried over keeps its reproduction (fleet/carry_over.py)."""
+    expected_table = st.load_expected(expected, tt) if expected else None  # a bad table: before any work
     db_path = db_path or results_db.default_path()
     seconds: Optional[float] = None
     if from_run is not None:
@@ -94,15 +105,27 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
         t0 = time.perf_counter()
         rows = sweep.run_jobs(todo, jobs=jobs, tt=tt, run=True, programs=True, db_path=db_path, label=label,
                               engine=engine, address=address, kind="track", timeout=timeout, opt_level=opt_level,
+                              carry_over=carry_over,
                               progress=(lambda d, n, row: progress("jobs", d, n, row)) if progress else None)
         seconds = time.perf_counter() - t0
         run_id = None
     t1 = time.perf_counter()
+    for row in rows:
+        row["track_status"], row["status_detail"] = st.job_status(row)
     failed = [r for r in rows if r.get("failed_stage") or r.get("run_ok") is False or r.get("incorrect")]
     groups = triage_rows(failed, jobs, tt, repro_root, progress) if triage else []
+    if from_run is None and triage:  # the verdicts go with the rows: a carried-over job is not triaged again
+        with results_db.readable(db_path):
+            db = results_db.connect(db_path)
+            try:
+                results_db.update_jobs(db, results_db.run_ids(db, "track")[-1], failed)
+            finally:
+                db.close()
     _shown(rows, groups)
     result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, whole=_whole_size(frontends,
                                                                                                   onnx_sample))
+    if expected_table is not None:
+        result.judged, result.expected_path = st.against_expected(rows, expected_table), expected
     db = results_db.connect_readonly(db_path) if from_run is not None else results_db.connect(db_path)
     try:
         result.run_id = run_id or results_db.run_ids(db, "track")[-1]
@@ -166,6 +189,9 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
     with temp_folder("ttbench-track-") as tmp:
         def bare(index_row):
             index, row = index_row
+            if row.get("carried_over") and row.get("verdict"):  # triaged in the run it was measured in
+                done[0] += 1
+                return None, None
             folder = os.path.join(tmp, f"job{index}")
             os.makedirs(folder)
             to_tt = tt and tr.bare_step(row.get("failed_stage")) == "tt"  # the plugin only where ttbench failed in it
@@ -183,20 +209,62 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
             bare_runs = dict(zip((id(r) for r in failed), pool.map(bare, enumerate(failed))))
         groups = tr.group_rows(failed)
         if repro_root is not None:
+            kept = os.path.join(tmp, "previous-repros")
+            earlier = _previous_groups(repro_root)
             if os.path.isdir(repro_root):
-                shutil.rmtree(repro_root)  # the previous run's reproductions: this run's replace them whole
+                shutil.move(repro_root, kept)  # the previous run's reproductions: this run's replace them whole
             by_job = {f"{r['model']}/{r['frontend']}": r for r in failed}
             for i, group in enumerate(groups):
-                first = by_job[group.jobs[0]]
-                make_repro(group, first, bare_runs[id(first)], os.path.join(repro_root, _folder_name(i, group)),
-                           repro_root)
+                folder = os.path.join(repro_root, _folder_name(i, group))
+                if _keep_reproduction(group, by_job, earlier, kept, folder, repro_root):
+                    continue
+                first = next((by_job[j] for j in group.jobs if bare_runs[id(by_job[j])][0] is not None),
+                             by_job[group.jobs[0]])
+                make_repro(group, first, bare_runs[id(first)], folder, repro_root)
+                opened = next((f for f in REPRO_FILES if os.path.isfile(os.path.join(folder, f))), None)
+                group.repro_file = os.path.relpath(os.path.join(folder, opened), repro_root) if opened else None
                 if progress:
                     state = {True: "reproduces", False: "not reproduced", None: group.verdict}[group.reproduces]
                     progress("repros", i + 1, len(groups), {**first, "verdict": f"{group.stage}: {state}"})
     return groups
 
 
+def _previous_groups(repro_root: str) -> dict:
+    """The groups of the page beside `repro_root` (its status.json), by what makes a group: {key: group dict}."""
+    try:
+        with open(os.path.join(os.path.dirname(repro_root), "status.json")) as f:
+            data = json.load(f)
+        return {_group_key(g): g for g in data.get("groups") or [] if isinstance(g, dict)}
+    except (OSError, ValueError, AttributeError, TypeError, KeyError):
+        return {}
+
+
+def _group_key(group) -> tuple:
+    get = group.get if isinstance(group, dict) else lambda k: getattr(group, k)
+    return (get("verdict"), get("stage"), get("op"), tr.shown(get("message") or ""), tuple(get("jobs") or ()))
+
+
+def _keep_reproduction(group, by_job: dict, earlier: dict, kept: str, folder: str, root: str) -> bool:
+    """A group whose jobs are all carried over and that the previous page had, jobs and all, keeps that page's
+    reproduction (moved under this run's folder name) and what was found about it."""
+    if not all(by_job[j].get("carried_over") for j in group.jobs):
+        return False
+    old = earlier.get(_group_key(group))
+    source = os.path.join(kept, os.path.basename(old.get("repro") or "")) if old else ""
+    if not old or not old.get("repro") or not os.path.isdir(source):
+        return False
+    os.makedirs(root, exist_ok=True)
+    shutil.move(source, folder)
+    group.repro = os.path.relpath(folder, root)
+    group.reproduces, group.repro_note = old.get("reproduces"), old.get("repro_note") or ""
+    opened = os.path.basename(old.get("repro_file") or "")
+    group.repro_file = os.path.join(group.repro, opened) if opened and os.path.isfile(
+        os.path.join(folder, opened)) else None
+    return True
+
+
 KNOWN_BY = "ttbench track"
+REPRO_FILES = ("repro.py", "model.py", "op.mlir", "op_alone.py")  # what a row of the page links to, first found
 
 
 def update_known(result, path: str, repro_root: str) -> tuple:

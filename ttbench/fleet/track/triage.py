@@ -55,6 +55,7 @@ class Group:
     example: str = ""  # the first job's own error, as it read
     why: str = ""  # how the verdict was reached
     repro: Optional[str] = None  # the reproduction's folder, relative to the repro root
+    repro_file: Optional[str] = None  # its script or IR to open first, relative to the repro root
     reproduces: Optional[bool] = None  # the reproduction, run fresh, failed at the stage with the same message
     repro_note: str = ""
 
