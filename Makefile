@@ -10,7 +10,7 @@ JOBS ?= 2
 
 setup: $(STAMP)
 
-$(STAMP): requirements.lock pyproject.toml
+$(STAMP): requirements.lock requirements-vision.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) on PATH (pyenv install 3.11, or apt-get install python3.11)"; exit 2; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
@@ -19,6 +19,11 @@ $(STAMP): requirements.lock pyproject.toml
 	# it serves JSON graphs); its other dependencies are in the lock.
 	$(BIN)/python -m pip install -q --no-deps ai-edge-model-explorer==0.1.34
 	$(BIN)/python -m pip install -q --no-deps -e .
+	# timm and torchvision (the timm/ and torchvision/ zoo entries) in a folder of their own, on the path only once
+	# ttbench/vision_zoo.py has made torchvision's import sound under the CPU torch: in site-packages, PyPI's CUDA
+	# build of torchvision broke every `import transformers` model in the environment.
+	rm -rf $(VENV)/vision-packages
+	$(BIN)/python -m pip install -q --no-deps --target $(VENV)/vision-packages -r requirements-vision.lock
 	@$(MAKE) --no-print-directory system-deps
 	touch $@
 

@@ -40,9 +40,26 @@ OVERRIDES = {
 
 def architectures() -> list:
     """Model types transformers maps to a base model class (AutoModel), sorted."""
+    _timm_before_transformers()
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
     return sorted(MODEL_MAPPING_NAMES)
+
+
+def _timm_before_transformers() -> None:
+    """transformers looks for timm once, when it is first imported, and 18 architectures build a timm model by
+    default (DETR's backbone, a timm vision tower): the vision zoo's packages (vision_zoo.py, with torchvision's
+    import made sound) go on the path first, where they are installed and transformers is not yet imported."""
+    import sys
+
+    from . import vision_zoo
+
+    if "transformers" in sys.modules or not os.path.isdir(vision_zoo.VISION_PACKAGES):
+        return
+    try:
+        vision_zoo.import_torchvision()
+    except BadInput:  # not installed after all: those architectures say "requires the timm library"
+        pass
 
 
 def _cap(config, names: tuple, limit: int) -> None:

@@ -9,7 +9,7 @@ import inspect
 import os
 from typing import Optional
 
-from . import hf_zoo
+from . import hf_zoo, vision_zoo
 from .core import BadInput
 
 ZOO_DIR = os.environ.get("TTBENCH_MODELS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -24,12 +24,15 @@ def names() -> list:
 
 
 HF_PREFIX = hf_zoo.PREFIX
+PREFIXES = (HF_PREFIX, *vision_zoo.PREFIXES)  # names of the package-built zoos (PREFIX/NAME), never a path
 
 
 def known(name: str) -> bool:
-    """A zoo name (NAME or NAME:VARIANT) or hf/ARCH of the transformers zoo."""
+    """A zoo name (NAME or NAME:VARIANT), hf/ARCH of the transformers zoo, timm/FAMILY or torchvision/NAME."""
     if name.startswith(HF_PREFIX):
         return name[len(HF_PREFIX):] in hf_zoo.architectures()
+    if name.startswith(vision_zoo.PREFIXES):
+        return vision_zoo.known(name)
     return name.partition(":")[0] in names()
 
 
@@ -70,6 +73,8 @@ def load(name: str, weights: Optional[str] = None):
         raise BadInput(f"unknown weights mode {weights!r}: choose one of {', '.join(WEIGHT_MODES)}")
     if name.startswith(HF_PREFIX):  # hf/ARCH: an architecture of the transformers zoo (hf_zoo.py)
         return hf_zoo.load(name[len(HF_PREFIX):], weights)
+    if name.startswith(vision_zoo.PREFIXES):  # timm/FAMILY, torchvision/NAME (vision_zoo.py)
+        return vision_zoo.load(name, weights)
     name, _, variant = name.partition(":")
     import torch  # lazy: `ttbench models` lists the zoo without torch (~2.5 s to import)
 

@@ -81,7 +81,7 @@ def ray() -> Piece:
 def versions() -> dict:
     """Versions of everything that shapes the IR, for manifests and diffs."""
     out = {"ttbench": VERSION}
-    for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers"):
+    for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers", "timm", "torchvision"):
         out[dist] = _version(dist)
     plugin = tt_plugin()
     out["tt-plugin"] = plugin.detail or None

@@ -21,7 +21,7 @@ def load_target(target: str, frontend, input_shapes, input_file=None, dims=None,
 
         given = read_inputs(input_file)
     is_file = os.path.exists(target) or target.endswith(".onnx") or (
-        os.sep in target and not target.startswith(models.HF_PREFIX))
+        os.sep in target and not target.startswith(models.PREFIXES))
     if is_file:
         if frontend not in (None, "onnx"):
             raise BadInput(f"{target} is an ONNX file: use --frontend onnx (or leave --frontend out)")

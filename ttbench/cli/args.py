@@ -206,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--hf", action="store_true",
                    help="list the transformers zoo instead (hf/ARCH: every architecture transformers builds from its "
                         "config, shrunk, random weights) with each one's status from the recorded census")
+    m.add_argument("--vision", action="store_true", help="list the vision zoos instead: timm/FAMILY (one model per "
+                   "timm architecture family) and torchvision/NAME (classification, detection backbones, "
+                   "segmentation, video, optical flow), random weights")
     m.add_argument("--check", action="store_true", help="with --hf: build and run each eagerly now (minutes)")
     m.add_argument("--arch", help="with --hf: comma-separated architectures (default: all)")
     m.add_argument("--out", help="with --check: write the census as JSON to this file")

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from .. import hf_zoo, models
+from .. import hf_zoo, models, vision_zoo
 from ..records.findings import SUMMARY_COLUMNS
 from ..core import FRONTEND_STAGES, PROGRAM_STAGES, BadInput, human_bytes, StageName
 from ..diff import diff_folders
@@ -311,6 +311,18 @@ def cmd_conformance(args) -> int:
 def cmd_models(args) -> int:
     if args.hf:
         return _hf_models(args)
+    if args.vision:
+        if args.check or args.arch or args.out:
+            raise BadInput("--check, --arch and --out go with --hf")
+        names = vision_zoo.entries()
+        if not names:
+            raise BadInput("the vision zoos need torchvision and timm: `make setup` installs them")
+        for name in names:
+            detail = vision_zoo.timm_families().get(name[len(vision_zoo.TIMM):]) if name.startswith(
+                vision_zoo.TIMM) else vision_zoo.torchvision_models()[name[len(vision_zoo.TORCHVISION):]]
+            print(f"{name:40}  {detail}")
+        print(f"{len(names)} entries")
+        return 0
     if args.check or args.arch or args.out:
         raise BadInput("--check, --arch and --out go with --hf")
     names = models.names()

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ... import hf_zoo
+from ... import hf_zoo, vision_zoo
 from ...core import TORCH_MLIR_STAGES, BadInput
 from ...io.atomic import write_text_atomic
 from ...proc.children import run_once
@@ -57,17 +57,23 @@ class TrackResult:
 
 def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample: int = ONNX_SAMPLE) -> list:
     """(model, frontend) pairs: every architecture through export; `onnx_sample` of them, spread evenly, through
-    the ONNX exporter and (when in `frontends`) torch.compile's dynamo capture too. `archs` default: those the recorded census found to build and run eagerly."""
+    the ONNX exporter and (when in `frontends`) torch.compile's dynamo capture too. `archs`: transformers
+    architectures (ARCH) and vision zoo entries (timm/FAMILY, torchvision/NAME); default: the transformers
+    architectures the recorded census found to build and run eagerly, and every vision zoo entry."""
     every = hf_zoo.architectures()
     if archs is None:
         census = hf_zoo.recorded_census()
         if census is None:
             raise BadInput("no census of the transformers zoo for the installed transformers: run "
                            "`ttbench models --hf --check --out docs/hf_zoo.json` first, or give --arch")
-        archs = [r["arch"] for r in census["rows"] if r["status"] == "ok"]
-    unknown = [a for a in archs if a not in every]
+        archs = [r["arch"] for r in census["rows"] if r["status"] == "ok"] + vision_zoo.entries()
+    vision = [a for a in archs if a.startswith(vision_zoo.PREFIXES)]
+    unknown = [a for a in archs if a not in every and a not in vision]
     if unknown:
         raise BadInput(f"unknown transformers architecture(s) {', '.join(unknown)}: `ttbench models --hf` lists them")
+    unknown = [a for a in vision if not vision_zoo.known(a)]
+    if unknown:
+        raise BadInput(f"unknown vision zoo entries {', '.join(unknown)}: `ttbench models --vision` lists them")
     bad = [f for f in frontends if f not in FRONTENDS]
     if bad:
         raise BadInput(f"the tracker runs the frontends {', '.join(FRONTENDS)}, not {', '.join(bad)}")
@@ -75,9 +81,10 @@ def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample:
         raise BadInput(f"--onnx-sample must be 0 or more, got {onnx_sample}")
     step = max(1, len(archs) // onnx_sample) if onnx_sample else 0
     sample = set(archs[::step][:onnx_sample]) if step else set()
-    todo = [(hf_zoo.PREFIX + a, "export") for a in archs if "export" in frontends]
-    todo += [(hf_zoo.PREFIX + a, "onnx") for a in archs if "onnx" in frontends and a in sample]
-    todo += [(hf_zoo.PREFIX + a, "dynamo") for a in archs if "dynamo" in frontends and a in sample]
+    name = {a: a if a in vision else hf_zoo.PREFIX + a for a in archs}
+    todo = [(name[a], "export") for a in archs if "export" in frontends]
+    todo += [(name[a], "onnx") for a in archs if "onnx" in frontends and a in sample]
+    todo += [(name[a], "dynamo") for a in archs if "dynamo" in frontends and a in sample]
     return todo
 
 
