@@ -81,8 +81,13 @@ def ray() -> Piece:
 def versions() -> dict:
     """Versions of everything that shapes the IR, for manifests and diffs."""
     out = {"ttbench": VERSION}
-    for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers", "timm", "torchvision"):
+    for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers"):
         out[dist] = _version(dist)
+    from .vision_zoo import VISION_PACKAGES  # timm and torchvision live in a folder of their own (vision_zoo.py)
+
+    for dist in ("timm", "torchvision"):
+        found = next(iter(md.distributions(name=dist, path=[VISION_PACKAGES])), None)
+        out[dist] = found.version if found is not None else _version(dist)
     plugin = tt_plugin()
     out["tt-plugin"] = plugin.detail or None
     return out
