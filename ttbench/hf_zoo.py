@@ -35,6 +35,8 @@ OVERRIDES = {
     "esm": {"vocab_size": 33, "pad_token_id": 1, "mask_token_id": 32},  # protein tokens: no vocabulary by default
     "hunyuan_v1_dense": {"head_dim": 16},  # its rotary embedding reads head_dim, None by default
     "hunyuan_v1_moe": {"head_dim": 16},
+    "layoutlmv3": {"coordinate_size": 10, "shape_size": 12},  # 4 coordinates and 2 shapes make the hidden size
+    "timm_backbone": {"backbone": "resnet18"},  # no backbone named by default
 }
 
 
@@ -69,25 +71,101 @@ def _cap(config, names: tuple, limit: int) -> None:
             setattr(config, name, limit)
 
 
-def _shrink_one(config) -> None:
+def _shrink_one(config, widths: dict) -> None:
     heads_before = vars(config).get("num_attention_heads")
+    before = dict(vars(config))
     _cap(config, LAYERS, MAX_LAYERS)
     _cap(config, HEADS, MAX_HEADS)
     _cap(config, HIDDEN, MAX_HIDDEN)
     _cap(config, FEED_FORWARD, MAX_FEED_FORWARD)
+    for name in HIDDEN + FEED_FORWARD:  # what each width became: others equal to it follow (_follow_widths)
+        if isinstance(before.get(name), int) and vars(config)[name] != before[name]:
+            widths.setdefault(before[name], vars(config)[name])
     _cap(config, EXPERTS, MAX_EXPERTS)
     _cap(config, ("num_experts_per_tok",), 2)
     attrs = vars(config)
+    if "num_experts_per_tok" in attrs and attrs["num_experts_per_tok"] is None and any(
+            isinstance(attrs.get(n), int) for n in EXPERTS):
+        config.num_experts_per_tok = 2  # routed experts with no routing width set by default (DeepSeek-V2)
     kv, heads = attrs.get("num_key_value_heads"), attrs.get("num_attention_heads")
     if isinstance(kv, int) and isinstance(heads, int):
         # grouped-query attention stays grouped (2 of 4), multi-head stays multi-head
         config.num_key_value_heads = heads if kv >= (heads_before or kv) else max(1, heads // 2)
-    if isinstance(attrs.get("head_dim"), int) and isinstance(heads, int) and heads:
+    if isinstance(attrs.get("qk_rope_head_dim"), int):
+        pass  # multi-head latent attention: its head sizes are its own (qk_rope/qk_nope/v), head_dim is the rope's
+    elif isinstance(attrs.get("head_dim"), int) and isinstance(heads, int) and heads:
         hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
         if hidden:
             config.head_dim = max(8, hidden // heads)
     _shrink_per_stage(config)
     _keep_layer_types(config)
+    _rescale_mrope(config)
+
+
+# Names of a config's sizes that may be tied to a width (an embedding size equal to the hidden size, a projection
+# to a sub-model's width); not counts, positions, vocabularies or image geometry.
+_WIDTH_NAME = re.compile(r"(size|dim|channels|embed|hidden|d_model)", re.I)
+_NOT_WIDTH = re.compile(r"(vocab|position|image|patch|max_|num_|window|length|seq|mel|sampling|bins|kernel|stride|"
+                        r"bucket|pool|layers|heads|experts|rank|chunk|frames|label|classes|codebook|rope|"
+                        r"query|queries|tokens|grid|resolution|crop|scale)", re.I)
+
+
+def _follow_widths(config, widths: dict, seen: set) -> None:
+    """A size the shrink did not touch but that equalled a width it changed (squeezebert's embedding_size, a
+    projection to a vision tower's width, a decoder's cross-attention width) follows that width: the shrink keeps
+    the config's own equalities, which its model asserts or multiplies by."""
+    from transformers import PretrainedConfig
+
+    if id(config) in seen:
+        return
+    seen.add(id(config))
+    for name, value in list(vars(config).items()):
+        if isinstance(value, PretrainedConfig):
+            _follow_widths(value, widths, seen)
+        elif (isinstance(value, int) and not isinstance(value, bool) and value in widths and name not in HIDDEN
+              and name not in FEED_FORWARD and _WIDTH_NAME.search(name) and not _NOT_WIDTH.search(name)):
+            setattr(config, name, widths[value])
+
+
+def _room_for_special_tokens(config) -> None:
+    """A multimodal model's image (video, audio) placeholder token ids inside its text model's vocabulary: some
+    defaults put them just past it (LLaVA's 32000 over Llama's 32000 words), and the embedding then fails."""
+    text = getattr(config, "get_text_config", lambda: config)()
+    vocab = getattr(text, "vocab_size", None)
+    if not isinstance(vocab, int):
+        return
+    ids = [v for c in (config, text) for n, v in vars(c).items()
+           if n.endswith(("_token_id", "_token_index")) and isinstance(v, int) and not isinstance(v, bool)
+           and n.startswith(("image", "video", "audio", "boi", "eoi", "boa", "eoa"))]
+    top = max(ids, default=-1)
+    if vocab <= top < vocab + 4096:
+        text.vocab_size = top + 1
+
+
+DEFAULT_MROPE = (16, 24, 24)
+
+
+def _rescale_mrope(config) -> None:
+    """Multimodal rotary sections (Qwen2-VL's [16, 24, 24] over a 128-wide head) rescaled to the shrunk head,
+    in proportion, summing to half of it as before."""
+    attrs = vars(config)
+    head = attrs.get("head_dim")
+    if not isinstance(head, int):
+        hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
+        heads = attrs.get("num_attention_heads")
+        head = hidden // heads if isinstance(hidden, int) and isinstance(heads, int) and heads else None
+    # a model that reads sections its config leaves out takes Qwen2-VL's default (its config says it knows the key)
+    default = list(DEFAULT_MROPE) if "mrope_section" in getattr(type(config), "ignore_keys_at_rope_validation",
+                                                                 ()) else None
+    for holder in (attrs.get("rope_parameters"), attrs.get("rope_scaling")):
+        sections = holder.get("mrope_section", default) if isinstance(holder, dict) else None
+        if not head or not _ints(sections) or sum(sections) == head // 2:
+            continue
+        total, half = sum(sections), head // 2
+        scaled = [max(1, s * half // total) for s in sections]
+        scaled[-1] += half - sum(scaled)
+        if scaled[-1] >= 1:
+            holder["mrope_section"] = type(sections)(scaled)
 
 
 def _ints(value) -> bool:
@@ -129,16 +207,19 @@ def shrunk_config(arch: str):
 
     config = AutoConfig.for_model(arch)
     seen: set = set()
+    widths: dict = {}  # a width before the shrink -> after
 
     def visit(c) -> None:
         if id(c) in seen:
             return
         seen.add(id(c))
-        _shrink_one(c)
+        _shrink_one(c, widths)
         for value in list(vars(c).values()):
             if isinstance(value, PretrainedConfig):
                 visit(value)
     visit(config)
+    _follow_widths(config, widths, set())
+    _room_for_special_tokens(config)
     for name, value in OVERRIDES.get(arch, {}).items():
         setattr(config, name, value)
     return config
@@ -251,7 +332,82 @@ def load(arch: str, weights: Optional[str] = None):
         else:
             model = AutoModel.from_config(config)
         named = _named_inputs(model, config)
-    return _wrapper_class()(model.eval(), tuple(named)).eval(), tuple(named.values())
+        if weights != "meta":
+            named = _repaired_inputs(model.eval(), config, named)
+    wrapped = _wrapper_class()(model.eval(), tuple(named)).eval()
+    wrapped.inputs_note = getattr(model, "ttbench_inputs_note", "")
+    return wrapped, tuple(named.values())
+
+
+REPAIRS = 4  # input repairs tried, each on what the model's last error said
+
+
+def _repaired_inputs(model, config, named: dict) -> dict:
+    """The inputs, run once; where the model refuses them with an error that says what it wanted, mended and run
+    again (at most REPAIRS times): as many image tokens as its vision tower makes features, a frames axis for a
+    video or multi-image model, and last, for a multimodal model whose image input no rule mends, its text alone.
+    Inputs no rule mends are given back as they were: the model's own error is then the census's reason."""
+    import torch
+
+    tried = named
+    for _ in range(REPAIRS):
+        try:
+            with torch.no_grad():
+                model(**tried)
+            return tried
+        except Exception as exc:  # the model's own refusal: read for what it wanted
+            mended = _mend(config, tried, str(exc))
+        if mended is None:
+            break
+        tried = mended
+    text = {k: v for k, v in named.items() if k in TEXT_INPUTS}
+    if text and len(text) < len(named):  # the language model alone, where the images could not be made to fit
+        try:
+            with torch.no_grad():
+                model(**text)
+            model.ttbench_inputs_note = (f"text alone: {', '.join(k for k in named if k not in text)} could not "
+                                         "be made to fit")
+            return text
+        except Exception:  # noqa: BLE001 - the text alone does not run either: the original inputs' error stands
+            pass
+    return named
+
+
+MAX_IMAGE_TOKENS = 8192
+TEXT_INPUTS = ("input_ids", "attention_mask", "token_type_ids", "decoder_input_ids")
+_TOKEN_MISMATCH = re.compile(r"tokens(?: do not match)?[^0-9]*(\d+)[^0-9]+features[^0-9]*(\d+)", re.I)
+
+
+def _mend(config, named: dict, error: str) -> Optional[dict]:
+    import torch
+
+    image_token = next((v for c in (config, getattr(config, "text_config", None)) if c is not None
+                        for n in ("image_token_id", "image_token_index") if isinstance(v := getattr(c, n, None), int)),
+                       None)
+    found = _TOKEN_MISMATCH.search(error)
+    if found and image_token is not None and "input_ids" in named:
+        have, features = int(found.group(1)), int(found.group(2))
+        hidden = getattr(getattr(config, "get_text_config", lambda: config)(), "hidden_size", None)
+        # the features as tokens, else as elements of hidden-wide tokens (models count either)
+        wanted = next((n for n in (features, features // hidden if hidden and features % hidden == 0 else None)
+                       if n and n != have and n <= MAX_IMAGE_TOKENS), None)
+        if wanted is None:
+            return None
+        ids = named["input_ids"][:1]  # one text for the one image
+        text = ids[:, ids[0] != image_token]
+        out = dict(named, input_ids=torch.cat([torch.full((1, wanted), image_token, dtype=ids.dtype), text], dim=1))
+        for name in ("attention_mask", "token_type_ids"):
+            if name in named:
+                out[name] = (torch.ones if name == "attention_mask" else torch.zeros)(
+                    out["input_ids"].shape, dtype=named[name].dtype)
+        return out
+    if "expected 5, got 4" in error and isinstance(named.get("pixel_values"), torch.Tensor) and \
+            named["pixel_values"].dim() == 4:
+        frames = next((v for c in (config, getattr(config, "vision_config", None)) if c is not None
+                       for n in ("num_frames",) if isinstance(v := getattr(c, n, None), int)), 1)
+        return dict(named, pixel_values=named["pixel_values"].unsqueeze(1).expand(-1, frames, -1, -1, -1)
+                    .contiguous())
+    return None
 
 
 EAGER_TIMEOUT_S = 120.0  # one architecture's build and eager run
@@ -270,7 +426,7 @@ def check(arch: str) -> dict:
         except Exception as exc:  # the reason is the row: transformers' own message
             return {"status": "build failed", "reason": _reason(exc)}
         facts = {"params": sum(p.numel() for p in model.parameters()),
-                 "inputs": [list(t.shape) for t in inputs]}
+                 "inputs": dict(zip(model.names, [list(t.shape) for t in inputs])), "note": model.inputs_note}
         try:
             with torch.no_grad():
                 model(*inputs)
