@@ -35,7 +35,10 @@ OVERRIDES = {
     "esm": {"vocab_size": 33, "pad_token_id": 1, "mask_token_id": 32},  # protein tokens: no vocabulary by default
     "hunyuan_v1_dense": {"head_dim": 16},  # its rotary embedding reads head_dim, None by default
     "hunyuan_v1_moe": {"head_dim": 16},
-    "layoutlmv3": {"coordinate_size": 10, "shape_size": 12},  # 4 coordinates and 2 shapes make the hidden size
+    "layoutlmv3": {"coordinate_size": 10, "shape_size": 12},
+    "autoformer": {"prediction_length": 4},  # time-series models: no forecast horizon by default
+    "informer": {"prediction_length": 4},
+    "time_series_transformer": {"prediction_length": 4},  # 4 coordinates and 2 shapes make the hidden size
     "timm_backbone": {"backbone": "resnet18"},  # no backbone named by default
 }
 
@@ -97,14 +100,41 @@ def _shrink_one(config, widths: dict) -> None:
         hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
         if hidden:
             config.head_dim = max(8, hidden // heads)
+    head = attrs.get("head_dim") if isinstance(attrs.get("head_dim"), int) else None
+    hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
+    any_heads = next((attrs[n] for n in HEADS if isinstance(attrs.get(n), int)), None)
+    if head is None and isinstance(hidden, int) and any_heads:
+        head = hidden // any_heads
+    for name in ("rotary_dim", "rotary_emb_dim"):  # a rotary span wider than the shrunk head (GPT-J's 64)
+        if isinstance(attrs.get(name), int) and head and attrs[name] > head:
+            setattr(config, name, head)
+    _mamba_heads(config, hidden)
     _shrink_per_stage(config)
     _keep_layer_types(config)
     _rescale_mrope(config)
 
 
+def _mamba_heads(config, hidden) -> None:
+    """Mamba-2's heads tile its expanded width (heads x head size = expand x hidden): with the hidden size shrunk,
+    the head count follows (the head size kept)."""
+    attrs = vars(config)
+    if isinstance(attrs.get("mamba_d_ssm"), int):
+        return  # the width the heads tile is its own (Falcon-H1), not expand x hidden
+    expand = attrs.get("mamba_expand", attrs.get("expand"))
+    for heads_name, size_name in (("mamba_n_heads", "mamba_d_head"), ("num_heads", "head_dim")):
+        heads, size = attrs.get(heads_name), attrs.get(size_name)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in (heads, size, expand, hidden)) and \
+                "mamba" in str(getattr(config, "model_type", "")) + heads_name:
+            setattr(config, heads_name, max(1, expand * hidden // size))
+            for groups in ("n_groups", "mamba_n_groups"):  # the state's groups divide the heads
+                if isinstance(attrs.get(groups), int) and vars(config)[heads_name] % attrs[groups]:
+                    setattr(config, groups, 1)
+            return
+
+
 # Names of a config's sizes that may be tied to a width (an embedding size equal to the hidden size, a projection
 # to a sub-model's width); not counts, positions, vocabularies or image geometry.
-_WIDTH_NAME = re.compile(r"(size|dim|channels|embed|hidden|d_model)", re.I)
+_WIDTH_NAME = re.compile(r"(size|dim|channels|embed|hidden|d_model|groups)", re.I)
 _NOT_WIDTH = re.compile(r"(vocab|position|image|patch|max_|num_|window|length|seq|mel|sampling|bins|kernel|stride|"
                         r"bucket|pool|layers|heads|experts|rank|chunk|frames|label|classes|codebook|rope|"
                         r"query|queries|tokens|grid|resolution|crop|scale)", re.I)
@@ -268,7 +298,83 @@ def _named_inputs(model, config) -> dict:
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
         batch = next(iter(named.values())).shape[0]
         named["decoder_input_ids"] = _main_input("input_ids", config)[:1, :4].expand(batch, 4).contiguous()
-    return named
+    return _required_inputs(model, config, named)
+
+
+def _find(config, names: tuple, default=None):
+    """The first int (or int pair) among `names` in the config or, breadth first, its sub-configs."""
+    from transformers import PretrainedConfig
+
+    todo, seen = [config], set()
+    while todo:
+        c = todo.pop(0)
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        for name in names:
+            value = vars(c).get(name)
+            if isinstance(value, int) and not isinstance(value, bool) or _ints(value):
+                return value
+        todo += [v for v in vars(c).values() if isinstance(v, PretrainedConfig)]
+    return default
+
+
+MEL_BINS = ("num_mel_bins", "n_mels", "mel_bins", "feature_size", "input_feat_size", "num_mel_filters")
+PATCH_GRID = 4  # patches per side of a made-up image for vision towers that take flattened patches
+
+
+def _required_inputs(model, config, named: dict) -> dict:
+    """What the forward requires beyond `named` (no default value), made by the parameter's name: the flattened
+    patches and their (t, h, w) grid that Qwen2-VL-like vision towers take, a video, audio, masks of ones, a
+    Q-Former's queries. A parameter no rule knows is left out: the model's own error then names it."""
+    import torch
+
+    required = [p.name for p in inspect.signature(model.forward).parameters.values()
+                if p.default is inspect.Parameter.empty and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                                       inspect.Parameter.KEYWORD_ONLY)]
+    missing = [n for n in required if n not in named]
+    if not missing and "image_grid_thw" not in inspect.signature(model.forward).parameters:
+        return named
+    patch = _find(config, ("patch_size",), 14)
+    patch = patch if isinstance(patch, int) else patch[0]
+    channels = _find(config, ("in_channels", "num_channels", "in_chans"), 3)
+    temporal = _find(config, ("temporal_patch_size",), 1)
+    merge = _find(config, ("spatial_merge_size", "merge_size"), 2)
+    merge = merge if isinstance(merge, int) else merge[0]
+    grid = PATCH_GRID * merge
+    flat = torch.randn(grid * grid, channels * temporal * patch * patch)
+    out = dict(named)
+    params = inspect.signature(model.forward).parameters
+    if "image_grid_thw" in params and "pixel_values" in out and "image_grid_thw" not in out:
+        # a Qwen2-VL-like model: its images as flattened patches and their grid (its image tokens: _mend)
+        out["pixel_values"], out["image_grid_thw"] = flat, torch.tensor([[1, grid, grid]])
+    if "grid_thw" in missing or "image_grid_thw" in missing:  # flattened patches over a t x h x w grid
+        for name in ("grid_thw", "image_grid_thw"):
+            if name in missing:
+                out[name] = torch.tensor([[1, grid, grid]])
+        for name in ("hidden_states", "pixel_values"):
+            if name in required:
+                out[name] = flat
+    makers = {
+        "hidden_states": lambda: flat,
+        "pixel_values": lambda: _main_input("pixel_values", config),
+        "prompt_pixel_values": lambda: _main_input("pixel_values", config),
+        "prompt_masks": lambda: _main_input("pixel_values", config),
+        "pixel_values_videos": lambda: _main_input("pixel_values", config).unsqueeze(1).expand(
+            -1, _find(config, ("num_frames",), 2), -1, -1, -1).contiguous(),
+        "input_values": lambda: _main_input("input_values", config),
+        "input_features": lambda: _main_input("input_features", config),
+        "input_features_mask": lambda: torch.ones(1, 3000, dtype=torch.long),
+        "merge_sizes": lambda: torch.tensor([merge]),
+        "qformer_input_ids": lambda: torch.randint(0, _find(getattr(config, "qformer_config", config),
+                                                            ("vocab_size",), 1000), (1, 8)),
+        "query_embeds": lambda: torch.randn(1, _find(config, ("num_query_tokens",), 8),
+                                            _find(config, HIDDEN, 64)),
+    }
+    for name in missing:
+        if name not in out and name in makers:
+            out[name] = makers[name]()
+    return out
 
 
 def _main_input(main: str, config):
@@ -282,10 +388,15 @@ def _main_input(main: str, config):
         size = getattr(vision, "image_size", 64)
         size = size if isinstance(size, int) else size[0]
         return torch.randn(1, getattr(vision, "num_channels", 3), size, size)
+    if main == "pixel_values_videos":
+        return _main_input("pixel_values", config).unsqueeze(1).expand(
+            -1, _find(config, ("num_frames", "frames_per_clip"), 2), -1, -1, -1).contiguous()
+    if main == "past_values":  # a time series: (batch, time, channels)
+        return torch.randn(1, _find(config, ("context_length",), 64), _find(config, ("num_input_channels",), 1))
     if main == "input_values":
         return torch.randn(1, 16000)
     if main == "input_features":
-        return torch.randn(1, getattr(config, "num_mel_bins", 80), 3000)
+        return torch.randn(1, _find(config, MEL_BINS, 80), 3000)
     raise BadInput(f"hf/{config.model_type}: no inputs known for its main input {main!r}")
 
 
@@ -401,6 +512,25 @@ def _mend(config, named: dict, error: str) -> Optional[dict]:
                 out[name] = (torch.ones if name == "attention_mask" else torch.zeros)(
                     out["input_ids"].shape, dtype=named[name].dtype)
         return out
+    if "mm_token_type_ids" in error and "mm_token_type_ids" not in named and image_token is not None and \
+            "input_ids" in named:  # which tokens are the image's (multimodal rotary positions need it)
+        return dict(named, mm_token_type_ids=(named["input_ids"] == image_token).long())
+    features = named.get("input_features")
+    normalized = re.search(r"normalized_shape=\[(\d+)\].*got input of size\s*\[1, \d+, \d+\]", error)
+    if isinstance(features, torch.Tensor) and normalized and features.shape[-1] != int(normalized.group(1)):
+        return dict(named, input_features=torch.randn(1, 300, int(normalized.group(1))))  # stacked frames
+    if isinstance(features, torch.Tensor) and features.dim() == 3 and features.shape[-1] == 3000 and (
+            "mat1 and mat2" in error or "shape" in error or "size of tensor" in error):
+        return dict(named, input_features=features.transpose(1, 2).contiguous())  # (batch, time, mel) models
+    audio = named.get("input_values")
+    if isinstance(audio, torch.Tensor) and audio.dim() == 2 and ("expected 3, got 2" in error or
+                                                                 "Dimension out of range" in error or
+                                                                 "must match the size of tensor b (16000)" in error):
+        return dict(named, input_values=audio.unsqueeze(1))  # (batch, channels, time) codecs
+    multiple = re.search(r"length (\d+) is not a multiple of (\d+)", error)
+    if isinstance(audio, torch.Tensor) and multiple:
+        keep = max(1, int(multiple.group(1)) // int(multiple.group(2))) * int(multiple.group(2))
+        return dict(named, input_values=torch.randn(*audio.shape[:-1], keep))
     if "expected 5, got 4" in error and isinstance(named.get("pixel_values"), torch.Tensor) and \
             named["pixel_values"].dim() == 4:
         frames = next((v for c in (config, getattr(config, "vision_config", None)) if c is not None
