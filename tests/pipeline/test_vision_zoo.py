@@ -50,3 +50,16 @@ def test_the_cli_takes_a_vision_entry_wherever_a_zoo_name_goes(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "ttbench.cli", "models", "--vision"], capture_output=True,
                             text=True, timeout=600)
     assert listed.returncode == 0 and "timm/resnet" in listed.stdout and "torchvision/raft_small" in listed.stdout
+
+
+@pytest.mark.subprocess
+def test_the_trackers_bare_route_builds_a_vision_entry_with_upstream_packages_only(tmp_path):
+    """A failing vision job is triaged like a transformers one: the same model through torch.export and torch-mlir
+    in a fresh interpreter that never imports ttbench (its torchvision import made sound the same way)."""
+    from ttbench.fleet.track import triage
+
+    path = triage.write_bare_script("timm/convnext", "export", str(tmp_path), False, "?", "?")
+    code = open(path).read()
+    assert "import ttbench" not in code and "from ttbench" not in code
+    run = triage.run_script(path, triage.BARE_TIMEOUT_S, False)
+    assert run.passed and run.reached == "stablehlo", run.error

@@ -210,6 +210,84 @@ with torch.no_grad():
     return head + body + (hand_over + _TT_STEP.format(source="text.encode()") if tt else "")
 
 
+def vision_model_script(name: str, inputs: tuple, tt: bool, versions: dict, stage: str = "?", error: str = "?",
+                        frontend: str = "export") -> str:
+    """A timm/ or torchvision/ entry (vision_zoo.py: `pretrained=False`, a detector's backbone) through the same
+    upstream route as hf_model_script. torchvision's import is made sound as ttbench does it (its two ops' schemas
+    defined where its native library does not load), which the script says."""
+    import_fix = '''import os
+import sys
+
+# PyPI's torchvision is built against the CUDA torch: under the CPU torch its native library does not load and its
+# import fails on two ops it registers fake kernels for; their schemas (no kernels) make it import. ttbench keeps
+# timm and torchvision in a folder of their own beside the environment's site-packages.
+if not hasattr(torch.ops.torchvision, "nms"):
+    SCHEMAS = torch.library.Library("torchvision", "FRAGMENT")
+    for op in ("nms", "qnms"):
+        SCHEMAS.define(op + "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+sys.path.append(os.environ.get("TTBENCH_VISION_PACKAGES") or os.path.join(sys.prefix, "vision-packages"))
+import torchvision
+'''
+    zoo, _, entry = name.partition("/")
+    made = ", ".join(tensor_source(tuple(t.shape), t.dtype, None, _high(t)) for t in inputs)
+    if zoo == "timm":
+        from ... import vision_zoo
+
+        build = f"import timm\nbase = timm.create_model({vision_zoo.timm_families()[entry]!r}, pretrained=False)"
+    else:
+        from ... import vision_zoo
+
+        kind = vision_zoo.torchvision_models()[entry]
+        call = (f"torchvision.models.get_model({entry!r}, weights=None"
+                + (", weights_backbone=None)" if kind in ("detection", "segmentation") else ")"))
+        build = f"base = {call}" + (".backbone  # the detector's backbone with its FPN" if kind == "detection" else "")
+    onnx = frontend == "onnx"
+    head = _HEADER.format(title=f"{_plain(name)} (random weights) through "
+                          + ("the ONNX exporter" if onnx else "torch.export") + " and torch-mlir"
+                          + (" and the Tenstorrent compiler." if tt else "."),
+                          needs="torch, torch-mlir, " + ("timm, torchvision" if zoo == "timm" else "torchvision")
+                          + (", onnx, onnxscript" if onnx else "") + (", jax, jax-tt-plugin" if tt else ""),
+                          versions=_versions_line(versions), stage=stage, error=error,
+                          imports="" if onnx else ("from torch_mlir import fx\n"
+                                                   "from torch_mlir.extras.fx_decomp_util import "
+                                                   "get_decomposition_table\n"))
+    body = import_fix + f'''
+
+class TensorsOut(torch.nn.Module):
+    """The model with its output's tensors out, in order."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *tensors):
+        return tuple(tensors_in(self.model(*tensors)))
+
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from tensors_in(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)
+
+
+step("build")
+torch.manual_seed(0)
+{build}
+model = TensorsOut(base.eval()).eval()
+inputs = {{f"x{{i}}": t for i, t in enumerate(({made},))}}
+with torch.no_grad():
+    model(*inputs.values())
+''' + (_ONNX_ROUTE if onnx else _EXPORT_ROUTE)
+    hand_over = ('\n# The plugin takes StableHLO alone; torch-mlir leaves a few tensor constants in the arith dialect.\n'
+                 'text = str(module).replace("arith.constant dense", "stablehlo.constant dense")\n')
+    return head + body + (hand_over + _TT_STEP.format(source="text.encode()") if tt else "")
+
+
 _EXPORT_ROUTE = '''step("fx")
 program = torch.export.export(model, tuple(inputs.values()), strict=False)
 program = program.run_decompositions(get_decomposition_table())

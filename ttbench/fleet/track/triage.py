@@ -5,7 +5,11 @@ Tenstorrent plugin alone, as a script that never imports ttbench (scripts.py), i
 
     upstream  the bare route fails at the stage where ttbench failed (the message is compared too)
     ours      the bare route gets past that stage, or ttbench itself raised an internal error
-    unknown   no bare route for this job (another frontend, a zoo model), or it stopped before that stage
+    unknown   no bare route for this job (the dynamo frontend, a model of ttbench's own zoo), or it stopped before
+              that stage
+
+The bare route exists for the transformers zoo (the default config with the shrink's changes) and the vision zoos
+(timm's create_model, torchvision's get_model).
 
 Failures are grouped by (verdict, stage, op, message with its numbers, names and paths blanked). Each group gets one
 reproduction, checked by running it in a fresh process: the failing op alone (found op by op: the op that fails
@@ -23,12 +27,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ... import hf_zoo, models
+from ... import hf_zoo, models, vision_zoo
 from ...core import PCC_STAGES
 from ...io.atomic import write_text_atomic
 from ...optional import versions
 from ...proc.children import run_once, watch_parent
-from .scripts import BARE_STEPS, hf_model_script, op_script
+from .scripts import BARE_STEPS, hf_model_script, op_script, vision_model_script
 
 BARE_TIMEOUT_S = 300.0
 REPRO_TIMEOUT_S = 600.0
@@ -199,7 +203,13 @@ def write_bare_script(model: str, frontend: str, folder: str, tt: bool, stage: s
                       error: str = "?") -> Optional[str]:
     """The model-level bare-route script into `folder` (bare.py); None where there is none (see module doc)."""
     arch = _hf_arch(model)
-    if arch is None or frontend not in ("export", "onnx"):
+    if frontend not in ("export", "onnx"):
+        return None
+    if model.startswith(vision_zoo.PREFIXES):
+        _, inputs = vision_zoo.load(model)
+        text = vision_model_script(model, inputs, tt, _versions(), stage, error, frontend)
+        return write_text_atomic(os.path.join(folder, "bare.py"), text)
+    if arch is None:
         return None
     model_obj, inputs = hf_zoo.load(arch)
     text = hf_model_script(arch, hf_zoo.shrink_changes(arch), dict(zip(model_obj.names, inputs)), tt, _versions(),
@@ -209,7 +219,7 @@ def write_bare_script(model: str, frontend: str, folder: str, tt: bool, stage: s
 
 def _versions() -> dict:
     v = versions()
-    return {k: v.get(k) for k in ("torch", "torch-mlir", "transformers", "jax", "tt-plugin")}
+    return {k: v.get(k) for k in ("torch", "torch-mlir", "transformers", "timm", "torchvision", "jax", "tt-plugin")}
 
 
 def op_repro(b, stage: str, error: str, folder: str, timeout: float = 60.0) -> Optional[dict]:
