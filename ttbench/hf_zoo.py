@@ -14,8 +14,10 @@ import inspect
 import json
 import os
 import re
+import sys
 from typing import Optional
 
+from . import vision_zoo
 from .core import BadInput
 
 PREFIX = "hf/"
@@ -45,26 +47,34 @@ OVERRIDES = {
 
 def architectures() -> list:
     """Model types transformers maps to a base model class (AutoModel), sorted."""
-    _timm_before_transformers()
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
     return sorted(MODEL_MAPPING_NAMES)
 
 
-def _timm_before_transformers() -> None:
-    """transformers looks for timm once, when it is first imported, and 18 architectures build a timm model by
-    default (DETR's backbone, a timm vision tower): the vision zoo's packages (vision_zoo.py, with torchvision's
-    import made sound) go on the path first, where they are installed and transformers is not yet imported."""
-    import sys
-
-    from . import vision_zoo
-
-    if "transformers" in sys.modules or not os.path.isdir(vision_zoo.VISION_PACKAGES):
+def _with_timm() -> None:
+    """18 architectures build a timm model by default (DETR's backbone, a timm vision tower), and transformers asks
+    once whether timm is installed: the vision zoo's packages (vision_zoo.py, torchvision's import made sound) go
+    on the path where they are installed, and transformers' remembered answer is asked again."""
+    if not os.path.isdir(vision_zoo.VISION_PACKAGES):
         return
     try:
-        vision_zoo.import_torchvision()
+        timm = vision_zoo.import_timm()
     except BadInput:  # not installed after all: those architectures say "requires the timm library"
-        pass
+        return
+    from transformers.utils import import_utils  # lazy: transformers, as every model built here
+
+    for asked in ("is_timm_available", "is_torchvision_available"):
+        getattr(getattr(import_utils, asked, None), "cache_clear", lambda: None)()
+    for name in TIMM_MODULES:  # imported before timm could be: their `import timm` was skipped
+        module = sys.modules.get(name)
+        if module is not None and not hasattr(module, "timm"):
+            module.timm = timm
+
+
+# transformers' modules that import timm when they are imported, if it is installed then
+TIMM_MODULES = ("transformers.models.timm_backbone.modeling_timm_backbone",
+                "transformers.models.timm_wrapper.modeling_timm_wrapper")
 
 
 def _cap(config, names: tuple, limit: int) -> None:
@@ -432,6 +442,7 @@ def load(arch: str, weights: Optional[str] = None):
     import torch
     from transformers import AutoModel
 
+    _with_timm()
     config = shrunk_config(arch)
     if hasattr(config, "use_cache"):
         config.use_cache = False  # a cache object in the output is no tensor to compare

@@ -7,6 +7,7 @@ import importlib.util
 import os
 import pathlib
 import shutil
+import sys
 from dataclasses import dataclass
 from typing import Optional
 
@@ -25,6 +26,11 @@ class Piece:
 # interface and compile options; PyPI's jax-tt-plugin is the one pinned here, pjrt-plugin-tt is Tenstorrent's.
 TT_PLUGINS = (("jax-tt-plugin", "jax_plugins.libtt"), ("pjrt-plugin-tt", "jax_plugins.pjrt_plugin_tt"))
 TT_HINT = "pip install jax-tt-plugin==0.1.3 (or Tenstorrent's tt-xla wheel, pjrt-plugin-tt)"
+
+
+# timm and torchvision (the timm/ and torchvision/ zoo entries): outside site-packages, on the path only once
+# vision_zoo.py has made torchvision's import sound (see there).
+VISION_PACKAGES = os.environ.get("TTBENCH_VISION_PACKAGES") or os.path.join(sys.prefix, "vision-packages")
 
 
 def _version(dist: str) -> Optional[str]:
@@ -83,9 +89,7 @@ def versions() -> dict:
     out = {"ttbench": VERSION}
     for dist in ("torch", "torch-mlir", "onnx", "onnxscript", "jax", "jaxlib", "transformers"):
         out[dist] = _version(dist)
-    from .vision_zoo import VISION_PACKAGES  # timm and torchvision live in a folder of their own (vision_zoo.py)
-
-    for dist in ("timm", "torchvision"):
+    for dist in ("timm", "torchvision"):  # in a folder of their own (VISION_PACKAGES)
         found = next(iter(md.distributions(name=dist, path=[VISION_PACKAGES])), None)
         out[dist] = found.version if found is not None else _version(dist)
     plugin = tt_plugin()

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Optional
 
 from .core import BadInput
+from .optional import VISION_PACKAGES
 
 TIMM, TORCHVISION = "timm/", "torchvision/"
 PREFIXES = (TIMM, TORCHVISION)
@@ -35,7 +36,6 @@ SIZE_WORDS = ("atto", "femto", "pico", "nano", "xxxs", "xxs", "tiny", "xs", "min
 VIDEO_INPUT = {"mvit": (16, 224, 224), "s3d": (16, 224, 224), "swin3d": (8, 224, 224)}  # else (8, 112, 112)
 FLOW_SIZE = 128  # RAFT: two 128x128 frames (a multiple of 8)
 _SCHEMAS = None  # the torchvision library fragment defining nms/qnms, alive while this process is
-VISION_PACKAGES = os.environ.get("TTBENCH_VISION_PACKAGES") or os.path.join(sys.prefix, "vision-packages")
 MISSING = ("timm/ and torchvision/ entries need timm and torchvision in " + VISION_PACKAGES + ": `make setup` "
            "installs them (pip install --no-deps --target " + VISION_PACKAGES + " -r requirements-vision.lock)")
 
@@ -72,10 +72,11 @@ def import_torchvision():
         sys.path.append(VISION_PACKAGES)  # after the fix above, never before (see the module doc)
     import torchvision
 
+
     return torchvision
 
 
-def _timm():
+def import_timm():
     import_torchvision()  # timm imports torchvision
     import timm
 
@@ -93,7 +94,7 @@ def _size_rank(name: str) -> tuple:
 @lru_cache(maxsize=1)
 def timm_families() -> dict:
     """{family (timm's module name): the model that stands for it}."""
-    timm = _timm()
+    timm = import_timm()
     out = {}
     for family in timm.list_modules():
         names = timm.list_models(module=family, exclude_filters=["*_in22k*"])
@@ -173,7 +174,7 @@ def _build(name: str):
     import torch
 
     if name.startswith(TIMM):
-        timm = _timm()
+        timm = import_timm()
         model = timm.create_model(timm_families()[name[len(TIMM):]], pretrained=False)
         size = timm.data.resolve_model_data_config(model)["input_size"]
         return model, (torch.randn(1, *size),)

@@ -22,7 +22,7 @@ LAYERS = (
     ("compare", ("compare",)),  # the one place a PCC, an allclose or an outcome is decided
     ("run", ("run",)),
     ("transforms and export", ("hoist", "diff", "io.export")),
-    ("pipeline", ("pipeline", "hf_zoo", "models", "targets")),
+    ("pipeline", ("pipeline", "hf_zoo", "vision_zoo", "models", "targets")),
     ("render", ("render",)),
     ("fleet", ("fleet",)),
     ("cli", ("doctor", "cli", "__main__")),
@@ -170,6 +170,8 @@ def test_the_layering_check_catches_a_planted_cycle():
 # so: one of ttbench's own modules with a `# lazy: reason` comment on the line, or a package listed here.
 LAZY_DEPENDENCIES = {
     "torch": "~2.5 s to import: commands, views and children that build no graph never pay it",
+    "torchvision": "imported only once vision_zoo has made its import sound, for a timm/ or torchvision/ entry",
+    "timm": "imports torchvision: as above",
     "torch_mlir": "MLIR's native libraries: only code that reads or lowers live IR loads them",
     "onnx": "the ONNX frontend and ONNX files only",
     "onnxruntime": "the ONNX golden only",

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ... import vision_zoo
+
 # The steps of the bare route, named as ttbench's stages are (the plugin's compile is one step: "tt").
 BARE_STEPS = ("build", "fx", "onnx", "torchfx", "stablehlo", "tt")  # fx: the export route; onnx: the ONNX one
 
@@ -231,12 +233,8 @@ import torchvision
     zoo, _, entry = name.partition("/")
     made = ", ".join(tensor_source(tuple(t.shape), t.dtype, None, _high(t)) for t in inputs)
     if zoo == "timm":
-        from ... import vision_zoo
-
         build = f"import timm\nbase = timm.create_model({vision_zoo.timm_families()[entry]!r}, pretrained=False)"
     else:
-        from ... import vision_zoo
-
         kind = vision_zoo.torchvision_models()[entry]
         call = (f"torchvision.models.get_model({entry!r}, weights=None"
                 + (", weights_backbone=None)" if kind in ("detection", "segmentation") else ")"))
