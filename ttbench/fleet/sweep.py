@@ -14,7 +14,7 @@ import time
 from typing import Optional
 
 from .. import models
-from ..core import FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGES, BadInput, human_bytes, ModelFailed, StageName
+from ..core import FRONTEND_STAGES, FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGES, BadInput, human_bytes, ModelFailed, StageName
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
 from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
@@ -48,11 +48,21 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
     against the golden in row["stage_pcc"] (the tracker's PCC per stage). `opt_level`: the model is also compiled
     at that optimization level, row["level"] says how (level_row). `on_stage(name)`: called as each stage starts
     (the job's marker: a job that dies says the stage it reached)."""
-    from ..pipeline import bringup  # lazy: imports torch (~2.5 s)
+    from ..pipeline import bringup, is_internal_error  # lazy: imports torch (~2.5 s)
     from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
-    m, x = models.load(model)
+    try:
+        m, x = models.load(model)
+    except Exception as exc:  # the model itself did not build: its frontend's first stage did not start
+        first = FRONTEND_STAGES[frontend][0]
+        if on_stage:
+            on_stage(first)
+        why = "internal error in ttbench while building the model" if is_internal_error(exc) else \
+            "the model did not build"
+        return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": first,
+                "error": f"{first}: {why}: {type(exc).__name__}: {str(exc).strip()[:300]}",
+                "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
     meta = on_meta(m)
     if meta and frontend != "export":  # the other frontends run the model, and it has no numbers
         return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": None,

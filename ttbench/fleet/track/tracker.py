@@ -37,7 +37,7 @@ class TrackResult:
     regressed: bool = False
     run_id: Optional[int] = None
     versions: dict = field(default_factory=dict)
-    whole: int = 0  # jobs of the whole tracker (every architecture of the census), for the projection
+    whole: int = 0  # jobs of the whole tracker (every architecture of every zoo), for the projection
     judged: Optional[dict] = None  # the rows against the expected-status table (statuses.against_expected)
     expected_path: Optional[str] = None
 
@@ -58,15 +58,13 @@ class TrackResult:
 def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample: int = ONNX_SAMPLE) -> list:
     """(model, frontend) pairs: every architecture through export; `onnx_sample` of them, spread evenly, through
     the ONNX exporter and (when in `frontends`) torch.compile's dynamo capture too. `archs`: transformers
-    architectures (ARCH) and vision zoo entries (timm/FAMILY, torchvision/NAME); default: the transformers
-    architectures the recorded census found to build and run eagerly, and every vision zoo entry."""
+    architectures (ARCH) and vision zoo entries (timm/FAMILY, torchvision/NAME); default: every transformers
+    architecture (one that does not build is a frontend failure with its reason) and every vision zoo entry."""
     every = hf_zoo.architectures()
-    if archs is None:
-        census = hf_zoo.recorded_census()
-        if census is None:
-            raise BadInput("no census of the transformers zoo for the installed transformers: run "
-                           "`ttbench models --hf --check --out docs/hf_zoo.json` first, or give --arch")
-        archs = [r["arch"] for r in census["rows"] if r["status"] == "ok"] + vision_zoo.entries()
+    census = hf_zoo.recorded_census()
+    builds = {r["arch"] for r in census["rows"] if r["status"] == "ok"} if census else None
+    if archs is None:  # every architecture that exists: one that does not build is a row too (a frontend failure)
+        archs = every + vision_zoo.entries()
     vision = [a for a in archs if a.startswith(vision_zoo.PREFIXES)]
     unknown = [a for a in archs if a not in every and a not in vision]
     if unknown:
@@ -79,8 +77,10 @@ def plan(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample:
         raise BadInput(f"the tracker runs the frontends {', '.join(FRONTENDS)}, not {', '.join(bad)}")
     if onnx_sample < 0:
         raise BadInput(f"--onnx-sample must be 0 or more, got {onnx_sample}")
-    step = max(1, len(archs) // onnx_sample) if onnx_sample else 0
-    sample = set(archs[::step][:onnx_sample]) if step else set()
+    # the ONNX sample from those the census saw build (a sample of build failures would say nothing of ONNX)
+    pool = [a for a in archs if builds is None or a in builds or a in vision]
+    step = max(1, len(pool) // onnx_sample) if onnx_sample else 0
+    sample = set(pool[::step][:onnx_sample]) if step else set()
     name = {a: a if a in vision else hf_zoo.PREFIX + a for a in archs}
     todo = [(name[a], "export") for a in archs if "export" in frontends]
     todo += [(name[a], "onnx") for a in archs if "onnx" in frontends and a in sample]
@@ -183,7 +183,7 @@ def _shown(rows: list, groups: list) -> None:
 
 
 def _whole_size(frontends, onnx_sample: int) -> int:
-    """How many jobs the whole tracker has (every architecture the census builds), or 0 without a census."""
+    """How many jobs the whole tracker has (every architecture of every zoo)."""
     try:
         return len(plan(None, frontends, onnx_sample))
     except BadInput:
