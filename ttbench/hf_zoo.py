@@ -47,20 +47,46 @@ OVERRIDES = {
 
 def architectures() -> list:
     """Model types transformers maps to a base model class (AutoModel), sorted."""
+    _vision_packages_first()
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
     return sorted(MODEL_MAPPING_NAMES)
 
 
-def _with_timm() -> None:
-    """18 architectures build a timm model by default (DETR's backbone, a timm vision tower), and transformers asks
-    once whether timm is installed: the vision zoo's packages (vision_zoo.py, torchvision's import made sound) go
-    on the path where they are installed, and transformers' remembered answer is asked again."""
-    if not os.path.isdir(vision_zoo.VISION_PACKAGES):
+def _vision_packages_first() -> None:
+    """transformers decides once, when first imported, whether torchvision is there (its video processors, some
+    docstrings): the vision zoo's packages (vision_zoo.py, torchvision's import made sound) go on the path before
+    that, where they are installed; after it, only a model that builds timm gets them (_with_timm)."""
+    if "transformers" in sys.modules or not os.path.isdir(vision_zoo.VISION_PACKAGES):
         return
     try:
+        vision_zoo.import_timm()
+    except BadInput:  # not installed after all: models that need timm say "requires the timm library"
+        pass
+
+
+def _builds_timm(config) -> bool:
+    """The config (or a sub-config) makes a timm model: a timm backbone (DETR's default) or a timm wrapper."""
+    from transformers import PretrainedConfig
+
+    todo, seen = [config], set()
+    while todo:
+        c = todo.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        if getattr(c, "model_type", "") in ("timm_backbone", "timm_wrapper") or vars(c).get("use_timm_backbone"):
+            return True
+        todo += [v for v in vars(c).values() if isinstance(v, PretrainedConfig)]
+    return False
+
+
+def _with_timm() -> None:
+    """timm for a model that builds one, when transformers was imported before the vision zoo's packages were on the
+    path: transformers' remembered answer is asked again, and its timm modules get the `import timm` they skipped."""
+    try:
         timm = vision_zoo.import_timm()
-    except BadInput:  # not installed after all: those architectures say "requires the timm library"
+    except BadInput:  # not installed: the model says "requires the timm library"
         return
     from transformers.utils import import_utils  # lazy: transformers, as every model built here
 
@@ -442,8 +468,9 @@ def load(arch: str, weights: Optional[str] = None):
     import torch
     from transformers import AutoModel
 
-    _with_timm()
     config = shrunk_config(arch)
+    if _builds_timm(config) and os.path.isdir(vision_zoo.VISION_PACKAGES):
+        _with_timm()
     if hasattr(config, "use_cache"):
         config.use_cache = False  # a cache object in the output is no tensor to compare
     with torch.random.fork_rng(devices=[]):
@@ -542,6 +569,17 @@ def _mend(config, named: dict, error: str) -> Optional[dict]:
     if isinstance(audio, torch.Tensor) and multiple:
         keep = max(1, int(multiple.group(1)) // int(multiple.group(2))) * int(multiple.group(2))
         return dict(named, input_values=torch.randn(*audio.shape[:-1], keep))
+    pixels = named.get("pixel_values")
+    size = re.search(r"(?:doesn't|does not) match model \((\d+)(?:\*(\d+))?\)", error)
+    for key in ("pixel_values", "pixel_values_videos"):  # the image size the model was made for
+        images = named.get(key)
+        if isinstance(images, torch.Tensor) and images.dim() >= 4 and size:
+            height = int(size.group(1))
+            width = int(size.group(2) or height)
+            if (images.shape[-2], images.shape[-1]) != (height, width) and height * width <= 4096 * 4096:
+                return dict(named, **{key: torch.randn(*images.shape[:-2], height, width)})
+    if isinstance(pixels, torch.Tensor) and pixels.dim() == 4 and "(batch_size, 2," in error:  # an image pair
+        return dict(named, pixel_values=pixels.unsqueeze(1).expand(-1, 2, -1, -1, -1).contiguous())
     if "expected 5, got 4" in error and isinstance(named.get("pixel_values"), torch.Tensor) and \
             named["pixel_values"].dim() == 4:
         frames = next((v for c in (config, getattr(config, "vision_config", None)) if c is not None
