@@ -15,6 +15,7 @@ from typing import Optional
 
 from .. import models
 from ..optional import versions
+from ..proc.children import DEATHSIG_ENV, DISPOSABLE_JOB_ENV, PARENT_ENV
 from . import results_db
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,8 +49,12 @@ def _model_digest(model: str) -> str:
     return digest.hexdigest()
 
 
+# Process plumbing, not settings: which process started this one, and whether it is a job
+PLUMBING = (PARENT_ENV, DEATHSIG_ENV, DISPOSABLE_JOB_ENV)
+
+
 def fingerprint(model: str, frontend: str, options: dict) -> str:
-    settings = {k: v for k, v in os.environ.items() if k.startswith("TTBENCH_")}
+    settings = {k: v for k, v in os.environ.items() if k.startswith("TTBENCH_") and k not in PLUMBING}
     facts = {"model": model, "frontend": frontend, "options": options, "versions": versions(),
              "code": _code_digest(), "model_files": _model_digest(model), "settings": settings}
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()

@@ -258,7 +258,7 @@ def _keep_reproduction(group, by_job: dict, earlier: dict, kept: str, folder: st
         return False
     old = earlier.get(_group_key(group))
     source = os.path.join(kept, os.path.basename(old.get("repro") or "")) if old else ""
-    if not old or not old.get("repro") or not os.path.isdir(source):
+    if not old or not old.get("repro") or not os.path.isdir(source) or os.path.islink(source):
         return False
     os.makedirs(root, exist_ok=True)
     shutil.move(source, folder)
