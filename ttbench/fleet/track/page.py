@@ -39,6 +39,9 @@ def model_rows(result) -> list:
         if r.get("failed_stage") or r.get("run_ok") is False:
             entry["failures"].append({"frontend": r["frontend"], "stage": r.get("failed_stage") or "run",
                                       "error": (r.get("error") or "")[:300], "verdict": r.get("verdict")})
+        elif r.get("track_status") == st.REFUSED:  # what the interpreter lacks, said where failures are
+            entry["failures"].append({"frontend": r["frontend"], "stage": st.REFUSED,
+                                      "error": (r.get("status_detail") or "")[:300], "verdict": None})
         elif r.get("incorrect"):
             wrong = r["incorrect"]
             where = (f"first divergence from {wrong['earlier']} at {wrong['op']} ({wrong.get('location') or '?'})"
@@ -166,14 +169,15 @@ def architecture_table(models: list, error_chars: int) -> Table:
         repro: object = "-"
         if m.get("repros"):
             repro = Link(m["repros"][0], f"repros/{m['repros'][0]}")
-        rows.append([m["model"], tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
+        carried = f" (carried over from run {m['carried']})" if m.get("carried") else ""
+        rows.append([m["model"] + carried, tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
                                                          for f in shown),
                      *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES),
                      *(level_cell(m.get("level")) if m.get("level", {}).get("level") == level else "-"
                        for level in levels),
-                     f"{m['seconds']:.0f}" + (f" (run {m['carried']})" if m.get("carried") else ""),
-                     "; ".join(f"{f['frontend']} {f['stage']} ({f['verdict'] or '?'}): {f['error'][:error_chars]}"
-                               for f in m["failures"]), repro])
+                     f"{m['seconds']:.0f}",
+                     "; ".join(f"{f['frontend']} {f['stage']}" + (f" ({f['verdict']})" if f["verdict"] else "")
+                               + f": {f['error'][:error_chars]}" for f in m["failures"]), repro])
     return Table(header, rows, interactive=True, row_tags=tags, tag_colours=STATUS_COLOURS)
 
 
