@@ -197,16 +197,18 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
                             "--out", str(out)], capture_output=True, text=True, timeout=600,
                            env={**os.environ, "TTBENCH_MODELS": str(zoo), "TTBENCH_SWEEP_FAULT": fault})
         row = _rows(out)[0]
-        assert row["attempts"] == 2, (r.stdout, r.stderr)
-        if model == "tiny":  # killed once: the second attempt is the row
-            assert r.returncode == 0 and row["status"] == "pass"
-        else:  # killed every time: reported, not lost
+        if model == "tiny":  # killed once: run again at once with ttbench's containment, which is the row
+            assert r.returncode == 0 and row["status"] == "pass" and row["attempts"] == 1, (r.stdout, r.stderr)
+            assert "killed by SIGKILL" in json.loads((out / "status.json").read_text())["rows"][0]["contained_rerun"]
+        else:  # killed every time (contained or not): the engine's retry too, then reported, not lost
+            assert row["attempts"] == 2, (r.stdout, r.stderr)
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
 
 
 def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_path):
     """Inside a sweep or tracker job the eager check runs in the job process, not in a fork of it (the job is
-    the container, issue 43): a model that kills its process when run kills the job, and the row says where."""
+    the container, issue 43): a model that kills its process when run kills the job, and the row says where; run
+    again with ttbench's containment, it is still a failure of that stage, said as the contained check says it."""
     zoo = tmp_path / "zoo"
     (zoo / "tiny").mkdir(parents=True)
     (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="import os, signal; os.kill(os.getpid(), "
@@ -215,9 +217,10 @@ def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_p
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
                         "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
                        capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
-    row = _rows(out)[0]
+    row = json.loads((out / "status.json").read_text())["rows"][0]
     assert r.returncode == 1 and row["status"] == "new failure", (r.stdout, r.stderr)
-    assert row["failed_stage"] == "fx" and "killed by SIGKILL in fx" in row["error"], row
+    assert "killed by SIGKILL in fx without ttbench's containment" in row["contained_rerun"], row
+    assert row["failed_stage"] == "fx" and "crashed (SIGKILL)" in row["error"], row
 
 
 # --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------

@@ -183,20 +183,30 @@ def _job_op_by_op(b, tt: bool) -> dict:
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
            programs: bool = False, opt_level: Optional[int] = None) -> dict:
     """One job in a child process of its own, a disposable job (proc.children.in_disposable_job): what ttbench
-    contains in a notebook (the eager check's fork, the pass worker) runs in it, and its crash or hang is the
-    row, with the stage it had reached (the job's stage marker)."""
+    contains in a notebook (the eager check's fork, the pass worker) runs in it. A job that crashes there (a
+    compiler's segfault) is run once more with ttbench's containment, so that the crash is its stage's failure and
+    the stages before it and the rest of the job (its op by op) are kept; the row says so (`contained_rerun`). A
+    job that still dies, or hangs, is the row, with the stage it had reached (the job's stage marker)."""
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
                str(int(ops)), str(int(programs)), "" if opt_level is None else str(opt_level)]
         done = run_once(cmd, timeout, env={**os.environ, DISPOSABLE_JOB_ENV: "1"})
+        rerun = None
+        if done.returncode < 0 and not done.timed_out:  # crashed uncontained: once more, contained
+            rerun = f"the job {describe_exit(done.returncode)} in {_stage_reached(out + STAGE_MARKER)[1] or '?'} " \
+                    "without ttbench's containment; it was run again with it"
+            if os.path.exists(out + STAGE_MARKER):
+                os.remove(out + STAGE_MARKER)
+            done = run_once(cmd, timeout)
         if not done.timed_out and os.path.isfile(out):
             with open(out) as f:
-                return json.load(f)
+                row = json.load(f)
+            return {**row, "contained_rerun": rerun} if rerun else row
         furthest, died_in = _stage_reached(out + STAGE_MARKER)
         where = f" in {died_in}" if died_in else ""
         row = {"model": model, "frontend": frontend, "furthest": furthest,
-               "failed_stage": died_in if died_in in STAGES else "?"}
+               "failed_stage": died_in if died_in in STAGES else "?", **({"contained_rerun": rerun} if rerun else {})}
         if done.timed_out:
             return {**row, "error": f"timed out after {timeout:g} s{where}"}
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [""]
