@@ -125,7 +125,7 @@ def level_row(b, run: bool) -> dict:
     return out
 
 
-def _run_programs(b, row: dict, mark) -> None:
+def _run_programs(b, row: dict, mark=lambda step: None) -> None:
     """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into
     row["stage_pcc"] (None when it did not execute, never a PCC it did not measure), what went wrong into
     row["stage_notes"]. A program that runs and does not pass is an incorrect result: row["incorrect"] names the
