@@ -31,8 +31,7 @@ PREFIXES = (TIMM, TORCHVISION)
 TORCHVISION_KINDS = ("classification", "detection", "segmentation", "video", "optical_flow")
 # A family's entry is its smallest-sounding model: the first of these size words in its name, else the shortest name.
 SIZE_WORDS = ("atto", "femto", "pico", "nano", "xxxs", "xxs", "tiny", "xs", "mini", "small", "lite", "s0", "s", "t0",
-              "t8", "m0", "b0", "t",
-              "18", "base", "b", "m", "medium")
+              "t8", "m0", "b0", "t", "18", "base", "b", "m", "medium")
 VIDEO_INPUT = {"mvit": (16, 224, 224), "s3d": (16, 224, 224), "swin3d": (8, 224, 224)}  # else (8, 112, 112)
 FLOW_SIZE = 128  # RAFT: two 128x128 frames (a multiple of 8)
 _SCHEMAS = None  # the torchvision library fragment defining nms/qnms, alive while this process is
@@ -59,7 +58,6 @@ def import_torchvision():
         spec = importlib.machinery.PathFinder.find_spec("torchvision", [VISION_PACKAGES])
     if spec is None or spec.origin is None:
         raise BadInput(MISSING)
-
     if _SCHEMAS is None and not hasattr(torch.ops.torchvision, "nms"):
         native = os.path.join(os.path.dirname(spec.origin), "_C.so")
         try:
@@ -72,12 +70,12 @@ def import_torchvision():
         sys.path.append(VISION_PACKAGES)  # after the fix above, never before (see the module doc)
     import torchvision
 
-
     return torchvision
 
 
 def import_timm():
-    import_torchvision()  # timm imports torchvision
+    """timm, once torchvision (which it imports) is."""
+    import_torchvision()
     import timm
 
     return timm
