@@ -30,6 +30,8 @@ FEED_FORWARD = ("intermediate_size", "encoder_ffn_dim", "decoder_ffn_dim", "d_ff
 HEADS = ("num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads", "decoder_attention_heads")
 EXPERTS = ("num_experts", "num_local_experts", "n_routed_experts")
 MAX_LAYERS, MAX_HIDDEN, MAX_FEED_FORWARD, MAX_HEADS, MAX_EXPERTS = 2, 64, 128, 4, 4
+# object queries of a DETR-like decoder: its top-k over the small image's few anchors must find as many
+MAX_QUERIES = 16
 
 # Where the generic shrink is not enough: a family's config values that its defaults leave unset (None) and its
 # model cannot build without. Each entry was found by the census (docs/hf_zoo.json) and is checked by a test.
@@ -42,6 +44,8 @@ OVERRIDES = {
     "informer": {"prediction_length": 4},
     "time_series_transformer": {"prediction_length": 4},  # 4 coordinates and 2 shapes make the hidden size
     "timm_backbone": {"backbone": "resnet18"},  # no backbone named by default
+    # no feature level by default (its checkpoints name one or more): one, at the shrunk d_model
+    "lw_detr": {"projector_scale_factors": [1.0], "num_feature_levels": 1, "projector_in_channels": [MAX_HIDDEN]},
 }
 
 
@@ -121,7 +125,8 @@ def _shrink_one(config, widths: dict) -> None:
         if isinstance(before.get(name), int) and vars(config)[name] != before[name]:
             widths.setdefault(before[name], vars(config)[name])
     _cap(config, EXPERTS, MAX_EXPERTS)
-    _cap(config, ("num_experts_per_tok",), 2)
+    _cap(config, ("num_experts_per_tok", "num_experts_per_token"), 2)
+    _cap(config, ("num_queries",), MAX_QUERIES)
     attrs = vars(config)
     if "num_experts_per_tok" in attrs and attrs["num_experts_per_tok"] is None and any(
             isinstance(attrs.get(n), int) for n in EXPERTS):
@@ -145,9 +150,22 @@ def _shrink_one(config, widths: dict) -> None:
         if isinstance(attrs.get(name), int) and head and attrs[name] > head:
             setattr(config, name, head)
     _mamba_heads(config, hidden)
+    _keep_backbone_outputs(config, before)
     _shrink_per_stage(config)
     _keep_layer_types(config)
     _rescale_mrope(config)
+
+
+def _keep_backbone_outputs(config, before: dict) -> None:
+    """A ViT-like backbone (a stage per layer) whose layers the shrink cut keeps its outputs among the stages
+    left: each out index past the last layer becomes the last layer (RF-DETR's DINOv2 read at 2, 5, 8, 11 of 12)."""
+    names, indices = vars(config).get("stage_names"), vars(config).get("_out_indices")
+    layers, layers_before = vars(config).get("num_hidden_layers"), before.get("num_hidden_layers")
+    if not (isinstance(names, list) and _ints(indices) and isinstance(layers, int) and isinstance(layers_before, int)
+            and len(names) == layers_before + 1 and layers < layers_before):
+        return
+    config.stage_names = names[:layers + 1]
+    config.out_indices = sorted({min(i % len(names), layers) for i in indices})
 
 
 def _mamba_heads(config, hidden) -> None:
@@ -176,6 +194,10 @@ _NOT_WIDTH = re.compile(r"(vocab|position|image|patch|max_|num_|window|length|se
                         r"query|queries|tokens|grid|resolution|crop|scale)", re.I)
 
 
+# Per-stage widths (Hiera's, in SAM 2 and its kin) that multiply the first stage's width the shrink changed.
+PER_STAGE_WIDTHS = ("embed_dim_per_stage", "backbone_channel_list")
+
+
 def _follow_widths(config, widths: dict, seen: set) -> None:
     """A size the shrink did not touch but that equalled a width it changed (squeezebert's embedding_size, a
     projection to a vision tower's width, a decoder's cross-attention width) follows that width: the shrink keeps
@@ -191,6 +213,15 @@ def _follow_widths(config, widths: dict, seen: set) -> None:
         elif (isinstance(value, int) and not isinstance(value, bool) and value in widths and name not in HIDDEN
               and name not in FEED_FORWARD and _WIDTH_NAME.search(name) and not _NOT_WIDTH.search(name)):
             setattr(config, name, widths[value])
+        elif (_ints(value) and len(set(value)) == 1 and value[0] in widths and _WIDTH_NAME.search(name)
+              and not _NOT_WIDTH.search(name)):  # one width per level (RT-DETR's decoder_in_channels)
+            setattr(config, name, type(value)(widths[value[0]] for _ in value))
+        elif name == "num_pos_feats" and isinstance(value, int) and 2 * value in widths:
+            setattr(config, name, widths[2 * value] // 2)  # sine positions: half the width each (x and y)
+        elif name in PER_STAGE_WIDTHS and _ints(value) and (end := next((v for v in (value[0], value[-1])
+                                                                          if v in widths), None)):
+            # a hierarchy's stage widths, multiples of its first stage's: scaled with it
+            setattr(config, name, type(value)(v * widths[end] // end for v in value))
 
 
 def _room_for_special_tokens(config) -> None:
@@ -334,6 +365,9 @@ def _named_inputs(model, config) -> dict:
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
         batch = next(iter(named.values())).shape[0]
         named["decoder_input_ids"] = _main_input("input_ids", config)[:1, :4].expand(batch, 4).contiguous()
+    batches = {v.shape[0] for v in named.values() if v.dim()}
+    if len(batches) > 1 and 1 in batches:  # the dummies' batch of 3 beside a made image of 1: one example
+        named = {k: v[:1] if v.dim() else v for k, v in named.items()}
     return _required_inputs(model, config, named)
 
 
@@ -421,7 +455,7 @@ def _main_input(main: str, config):
         return torch.randint(0, getattr(text, "vocab_size", None) or 1000, (1, SEQUENCE))
     if main == "pixel_values":
         vision = getattr(config, "vision_config", None) or config
-        size = getattr(vision, "image_size", 64)
+        size = getattr(vision, "image_size", None) or _find(config, ("image_size",), 64)  # or a backbone's
         size = size if isinstance(size, int) else size[0]
         return torch.randn(1, getattr(vision, "num_channels", 3), size, size)
     if main == "pixel_values_videos":
