@@ -35,15 +35,32 @@ MAX_QUERIES = 16
 
 # Where the generic shrink is not enough: a family's config values that its defaults leave unset (None) and its
 # model cannot build without. Each entry was found by the census (docs/hf_zoo.json) and is checked by a test.
+QWEN4_INDEXER = {"n_heads": 2, "kv_heads": 1, "head_dim": 16, "budget": 8, "compress_ratio": 2}
+COHERE_COMPASS_ROPE = {"full_attention": {"rope_theta": 10000.0, "rope_type": "default"}}
 OVERRIDES = {
     "esm": {"vocab_size": 33, "pad_token_id": 1, "mask_token_id": 32},  # protein tokens: no vocabulary by default
-    "hunyuan_v1_dense": {"head_dim": 16},  # its rotary embedding reads head_dim, None by default
-    "hunyuan_v1_moe": {"head_dim": 16},
     "layoutlmv3": {"coordinate_size": 10, "shape_size": 12},
     "autoformer": {"prediction_length": 4},  # time-series models: no forecast horizon by default
     "informer": {"prediction_length": 4},
     "time_series_transformer": {"prediction_length": 4},  # 4 coordinates and 2 shapes make the hidden size
     "timm_backbone": {"backbone": "resnet18"},  # no backbone named by default
+    "funnel": {"architectures": ["FunnelModel"]},  # two models share its config: AutoModel reads the name
+    "dbrx": {"attn_config.rope_theta": 500000.0,  # its attention reads a value its config no longer keeps
+             "attn_config.clip_qkv": 8.0},  # and clamps to None by default
+    "moonshine_streaming": {"num_key_value_heads": MAX_HEADS},  # read by its decoder, not in its config
+    "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
+    # a sparse-attention indexer whose sizes a checkpoint says
+    "qwen4_exp": {f"text_config.indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
+    "qwen4_exp_text": {f"indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
+    "cohere_compass": {"text_config.rope_parameters": COHERE_COMPASS_ROPE},  # rotary per layer kind: none given
+    "cohere_compass_text": {"rope_parameters": COHERE_COMPASS_ROPE},
+    # mixtures of experts whose expert counts (and the kinds of layers) are left for a checkpoint to say
+    "lfm2_moe": {"layer_types": ["conv", "full_attention"]},
+    "deepseek_ocr2": {"text_config.mlp_layer_types": ["dense", "sparse"], "text_config.n_group": 1,
+                      "text_config.topk_group": 1, "text_config.num_experts_per_tok": 2},
+    "dots1": {"n_routed_experts": 4, "num_experts_per_tok": 2, "n_shared_experts": 1},
+    "diffusion_gemma": {"text_config.num_experts": 4, "text_config.top_k_experts": 2,
+                        "text_config.moe_intermediate_size": 64},
     # no feature level by default (its checkpoints name one or more): one, at the shrunk d_model
     "lw_detr": {"projector_scale_factors": [1.0], "num_feature_levels": 1, "projector_in_channels": [MAX_HIDDEN]},
 }
@@ -127,17 +144,23 @@ def _shrink_one(config, widths: dict) -> None:
     _cap(config, EXPERTS, MAX_EXPERTS)
     _cap(config, ("num_experts_per_tok", "num_experts_per_token"), 2)
     _cap(config, ("num_queries",), MAX_QUERIES)
+    if vars(config).get("num_kv_shared_layers") and before.get("num_hidden_layers") != vars(config).get(
+            "num_hidden_layers"):
+        config.num_kv_shared_layers = 0  # too few layers left to both make a cache of each kind and share it
     attrs = vars(config)
     if "num_experts_per_tok" in attrs and attrs["num_experts_per_tok"] is None and any(
             isinstance(attrs.get(n), int) for n in EXPERTS):
         config.num_experts_per_tok = 2  # routed experts with no routing width set by default (DeepSeek-V2)
     kv, heads = attrs.get("num_key_value_heads"), attrs.get("num_attention_heads")
-    if isinstance(kv, int) and isinstance(heads, int):
+    if "num_key_value_heads" in attrs and kv is None and isinstance(heads, int):
+        config.num_key_value_heads = heads  # None: multi-head, as the configs document (a model that divides by it)
+    elif isinstance(kv, int) and isinstance(heads, int):
         # grouped-query attention stays grouped (2 of 4), multi-head stays multi-head
         config.num_key_value_heads = heads if kv >= (heads_before or kv) else max(1, heads // 2)
     if isinstance(attrs.get("qk_rope_head_dim"), int):
         pass  # multi-head latent attention: its head sizes are its own (qk_rope/qk_nope/v), head_dim is the rope's
-    elif isinstance(attrs.get("head_dim"), int) and isinstance(heads, int) and heads:
+    elif ("head_dim" in attrs and (attrs["head_dim"] is None or isinstance(attrs["head_dim"], int))
+          and isinstance(heads, int) and heads):  # None too: a model that reads it (Ministral, HunYuan)
         hidden = next((attrs[n] for n in HIDDEN if isinstance(attrs.get(n), int)), None)
         if hidden:
             config.head_dim = max(8, hidden // heads)
@@ -224,10 +247,20 @@ def _follow_widths(config, widths: dict, seen: set) -> None:
             setattr(config, name, type(value)(v * widths[end] // end for v in value))
 
 
+def _text_config(config):
+    """The config of the model's text (its decoder's where it has a text encoder too: MusicGen)."""
+    if not hasattr(config, "get_text_config"):
+        return config
+    try:
+        return config.get_text_config()
+    except ValueError:  # more than one text config
+        return config.get_text_config(decoder=True)
+
+
 def _room_for_special_tokens(config) -> None:
     """A multimodal model's image (video, audio) placeholder token ids inside its text model's vocabulary: some
     defaults put them just past it (LLaVA's 32000 over Llama's 32000 words), and the embedding then fails."""
-    text = getattr(config, "get_text_config", lambda: config)()
+    text = _text_config(config)
     vocab = getattr(text, "vocab_size", None)
     if not isinstance(vocab, int):
         return
@@ -317,8 +350,12 @@ def shrunk_config(arch: str):
     visit(config)
     _follow_widths(config, widths, set())
     _room_for_special_tokens(config)
-    for name, value in OVERRIDES.get(arch, {}).items():
-        setattr(config, name, value)
+    for name, value in OVERRIDES.get(arch, {}).items():  # "text_config.x": x of the sub-config
+        *path, leaf = name.split(".")
+        holder = config
+        for part in path:
+            holder = getattr(holder, part)
+        setattr(holder, leaf, value)
     return config
 
 
@@ -450,7 +487,7 @@ def _required_inputs(model, config, named: dict) -> dict:
 def _main_input(main: str, config):
     import torch
 
-    text = getattr(config, "get_text_config", lambda: config)()
+    text = _text_config(config)
     if main == "input_ids":
         return torch.randint(0, getattr(text, "vocab_size", None) or 1000, (1, SEQUENCE))
     if main == "pixel_values":
@@ -570,7 +607,7 @@ def _mend(config, named: dict, error: str) -> Optional[dict]:
     found = _TOKEN_MISMATCH.search(error)
     if found and image_token is not None and "input_ids" in named:
         have, features = int(found.group(1)), int(found.group(2))
-        hidden = getattr(getattr(config, "get_text_config", lambda: config)(), "hidden_size", None)
+        hidden = getattr(_text_config(config), "hidden_size", None)
         # the features as tokens, else as elements of hidden-wide tokens (models count either)
         wanted = next((n for n in (features, features // hidden if hidden and features % hidden == 0 else None)
                        if n and n != have and n <= MAX_IMAGE_TOKENS), None)
