@@ -49,6 +49,7 @@ OVERRIDES = {
              "attn_config.clip_qkv": 8.0},  # and clamps to None by default
     "moonshine_streaming": {"num_key_value_heads": MAX_HEADS},  # read by its decoder, not in its config
     "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
+    "bros": {"dim_bbox_projection": MAX_HIDDEN // MAX_HEADS},  # its boxes are projected to one head's width
     # a sparse-attention indexer whose sizes a checkpoint says
     "qwen4_exp": {f"text_config.indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
     "qwen4_exp_text": {f"indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
@@ -397,6 +398,8 @@ def _named_inputs(model, config) -> dict:
     # What the forward needs beside it: a multimodal model's other modality, an encoder-decoder's decoder ids.
     if "pixel_values" in params and "pixel_values" not in named and getattr(config, "vision_config", None):
         named["pixel_values"] = _main_input("pixel_values", config)
+    if "input_features" in params and "input_features" not in named and getattr(config, "audio_config", None):
+        named["input_features"] = _main_input("input_features", config)
     if "input_ids" in params and "input_ids" not in named and getattr(config, "text_config", None):
         named = {"input_ids": _main_input("input_ids", config), **named}
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
@@ -576,7 +579,7 @@ def _repaired_inputs(model, config, named: dict) -> dict:
                 model(**tried)
             return tried
         except Exception as exc:  # the model's own refusal: read for what it wanted
-            mended = _mend(config, tried, str(exc))
+            mended = _mend(config, tried, str(exc), inspect.signature(model.forward).parameters)
         if mended is None:
             break
         tried = mended
@@ -598,8 +601,33 @@ TEXT_INPUTS = ("input_ids", "attention_mask", "token_type_ids", "decoder_input_i
 _TOKEN_MISMATCH = re.compile(r"tokens(?: do not match)?[^0-9]*(\d+)[^0-9]+features[^0-9]*(\d+)", re.I)
 
 
-def _mend(config, named: dict, error: str) -> Optional[dict]:
+def _named_in_error(config, named: dict, error: str, params) -> dict:
+    """Inputs the model's refusal names ("You have to specify bbox", "`visual_feats` cannot be None") that its
+    forward takes and that were not given, made by their name."""
     import torch
+
+    tokens = next((v.shape[1] for k, v in named.items() if k == "input_ids" and v.dim() == 2), SEQUENCE)
+    batch = next((v.shape[0] for v in named.values() if v.dim()), 1)  # the text's batch (the dummies' 3)
+    boxes = _find(config, ("num_boxes", "max_num_boxes"), 4)
+    makers = {
+        "pixel_values": lambda: _main_input("pixel_values", config).expand(batch, -1, -1, -1).contiguous(),
+        "input_features": lambda: _main_input("input_features", config).expand(batch, -1, -1).contiguous(),
+        "bbox": lambda: torch.tensor([0.0, 0.0, 0.5, 0.5]).repeat(batch, tokens, 1),  # a box per token
+        "visual_feats": lambda: torch.randn(batch, boxes, _find(config, ("visual_feat_dim",), 64)),
+        "visual_pos": lambda: torch.rand(batch, boxes, _find(config, ("visual_pos_dim",), 4)),
+    }
+    named_here = [n for n in makers if n in params and n not in named and re.search(rf"\b{n}\b", error, re.I)]
+    # a region's features come with their positions: the two together
+    wanted = set(named_here) | ({"visual_pos"} if "visual_feats" in named_here and "visual_pos" in params else set())
+    return {n: makers[n]() for n in makers if n in wanted}
+
+
+def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
+    import torch
+
+    missing = _named_in_error(config, named, error, params)
+    if missing:
+        return {**named, **missing}
 
     image_token = next((v for c in (config, getattr(config, "text_config", None)) if c is not None
                         for n in ("image_token_id", "image_token_index") if isinstance(v := getattr(c, n, None), int)),
@@ -631,6 +659,13 @@ def _mend(config, named: dict, error: str) -> Optional[dict]:
     if isinstance(features, torch.Tensor) and features.dim() == 3 and features.shape[-1] == 3000 and (
             "mat1 and mat2" in error or "shape" in error or "size of tensor" in error):
         return dict(named, input_features=features.transpose(1, 2).contiguous())  # (batch, time, mel) models
+    if isinstance(features, torch.Tensor) and features.dim() == 3 and features.shape[-1] == 3000 and \
+            "channels instead" in error:  # (batch, time, mel) into a convolution over time: 300 frames will do
+        return dict(named, input_features=torch.randn(1, 300, features.shape[1]))
+    matmul = re.search(r"mat1 and mat2 shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
+    if isinstance(features, torch.Tensor) and features.dim() == 3 and matmul and \
+            features.shape[-1] == int(matmul.group(1)) != int(matmul.group(2)):
+        return dict(named, input_features=torch.randn(1, 300, int(matmul.group(2))))  # stacked frames, (time, mel)
     audio = named.get("input_values")
     if isinstance(audio, torch.Tensor) and audio.dim() == 2 and ("expected 3, got 2" in error or
                                                                  "Dimension out of range" in error or
