@@ -50,6 +50,7 @@ OVERRIDES = {
     "moonshine_streaming": {"num_key_value_heads": MAX_HEADS},  # read by its decoder, not in its config
     "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
     "bros": {"dim_bbox_projection": MAX_HIDDEN // MAX_HEADS},  # its boxes are projected to one head's width
+    "step3p7": {"text_config.sliding_window": 64},  # its mask for sliding layers is made even where none slides
     # a sparse-attention indexer whose sizes a checkpoint says
     "qwen4_exp": {f"text_config.indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
     "qwen4_exp_text": {f"indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
@@ -269,8 +270,17 @@ def _room_for_special_tokens(config) -> None:
            if n.endswith(("_token_id", "_token_index")) and isinstance(v, int) and not isinstance(v, bool)
            and n.startswith(("image", "video", "audio", "boi", "eoi", "boa", "eoa"))]
     top = max(ids, default=-1)
-    if vocab <= top < vocab + 4096:
+    if vocab <= top < vocab + SPECIAL_TOKENS_ROOM:
         text.vocab_size = top + 1
+    # a placeholder its processor sets (BLIP-2's image token): the last words of the vocabulary
+    for i, name in enumerate(("image_token_index", "image_token_id", "video_token_index", "video_token_id")):
+        if name in vars(config) and vars(config)[name] is None:
+            setattr(config, name, vocab - 1 - i // 2)
+
+
+# How far past the text vocabulary a placeholder id may sit and still be taken in (Step3's image token sits 22864
+# past it); an id further out is taken for a mistake, not a vocabulary to grow.
+SPECIAL_TOKENS_ROOM = 32768
 
 
 DEFAULT_MROPE = (16, 24, 24)
@@ -290,9 +300,12 @@ def _rescale_mrope(config) -> None:
                                                                  ()) else None
     for holder in (attrs.get("rope_parameters"), attrs.get("rope_scaling")):
         sections = holder.get("mrope_section", default) if isinstance(holder, dict) else None
-        if not head or not _ints(sections) or sum(sections) == head // 2:
+        # the rotary part of the head only (GLM-4V rotates half of it)
+        partial = (holder or {}).get("partial_rotary_factor") or attrs.get("partial_rotary_factor") or 1.0
+        half = int(head * partial) // 2 if head else 0
+        if not half or not _ints(sections) or sum(sections) == half:
             continue
-        total, half = sum(sections), head // 2
+        total = sum(sections)
         scaled = [max(1, s * half // total) for s in sections]
         scaled[-1] += half - sum(scaled)
         if scaled[-1] >= 1:
