@@ -50,6 +50,7 @@ OVERRIDES = {
     "moonshine_streaming": {"num_key_value_heads": MAX_HEADS},  # read by its decoder, not in its config
     "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
     "bros": {"dim_bbox_projection": MAX_HIDDEN // MAX_HEADS},  # its boxes are projected to one head's width
+    "xmod": {"default_language": "en_XX"},  # its adapters are per language: one must be chosen
     "step3p7": {"text_config.sliding_window": 64},  # its mask for sliding layers is made even where none slides
     # a sparse-attention indexer whose sizes a checkpoint says
     "qwen4_exp": {f"text_config.indexer_{k}": v for k, v in QWEN4_INDEXER.items()},
@@ -418,10 +419,16 @@ def _named_inputs(model, config) -> dict:
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
         batch = next(iter(named.values())).shape[0]
         named["decoder_input_ids"] = _main_input("input_ids", config)[:1, :4].expand(batch, 4).contiguous()
-    batches = {v.shape[0] for v in named.values() if v.dim()}
-    if len(batches) > 1 and 1 in batches:  # the dummies' batch of 3 beside a made image of 1: one example
-        named = {k: v[:1] if v.dim() else v for k, v in named.items()}
-    return _required_inputs(model, config, named)
+    return _required_inputs(model, config, _one_batch(named))
+
+
+def _one_batch(named: dict) -> dict:
+    """The dummies' text batch of 3 beside a made image of 1: one text. (Only the text is cut: a first axis
+    elsewhere may be flattened patches, not a batch.)"""
+    others = {v.shape[0] for k, v in named.items() if k not in TEXT_INPUTS and v.dim()}
+    if 1 in others and any(named[k].shape[0] > 1 for k in TEXT_INPUTS if k in named):
+        return {k: v[:1] if k in TEXT_INPUTS else v for k, v in named.items()}
+    return named
 
 
 def _find(config, names: tuple, default=None):
@@ -456,7 +463,8 @@ def _required_inputs(model, config, named: dict) -> dict:
                 if p.default is inspect.Parameter.empty and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                                                        inspect.Parameter.KEYWORD_ONLY)]
     missing = [n for n in required if n not in named]
-    if not missing and "image_grid_thw" not in inspect.signature(model.forward).parameters:
+    params = inspect.signature(model.forward).parameters
+    if not missing and "image_grid_thw" not in params and "spatial_shapes" not in params:
         return named
     patch = _find(config, ("patch_size",), 14)
     patch = patch if isinstance(patch, int) else patch[0]
@@ -467,7 +475,10 @@ def _required_inputs(model, config, named: dict) -> dict:
     grid = PATCH_GRID * merge
     flat = torch.randn(grid * grid, channels * temporal * patch * patch)
     out = dict(named)
-    params = inspect.signature(model.forward).parameters
+    if "spatial_shapes" in params and "pixel_values" in out:  # NaFlex (SigLIP 2): patches, which are real, grid
+        out["pixel_values"] = torch.randn(1, PATCH_GRID * PATCH_GRID, channels * patch * patch)
+        out["pixel_attention_mask"] = torch.ones(1, PATCH_GRID * PATCH_GRID, dtype=torch.long)
+        out["spatial_shapes"] = torch.tensor([[PATCH_GRID, PATCH_GRID]])
     if "image_grid_thw" in params and "pixel_values" in out and "image_grid_thw" not in out:
         # a Qwen2-VL-like model: its images as flattened patches and their grid (its image tokens: _mend)
         out["pixel_values"], out["image_grid_thw"] = flat, torch.tensor([[1, grid, grid]])
@@ -489,6 +500,10 @@ def _required_inputs(model, config, named: dict) -> dict:
         "input_features": lambda: _main_input("input_features", config),
         "input_features_mask": lambda: torch.ones(1, 3000, dtype=torch.long),
         "merge_sizes": lambda: torch.tensor([merge]),
+        # a time series' padding marks (none padded) and frequency class (TimesFM), over its past values' time
+        "past_values_padding": lambda: torch.zeros(out["past_values"].shape[:2], dtype=torch.long),
+        "freq": lambda: torch.zeros(1, dtype=torch.long),
+
         "qformer_input_ids": lambda: torch.randint(0, _find(getattr(config, "qformer_config", config),
                                                             ("vocab_size",), 1000), (1, 8)),
         "query_embeds": lambda: torch.randn(1, _find(config, ("num_query_tokens",), 8),
@@ -508,7 +523,7 @@ def _main_input(main: str, config):
         return torch.randint(0, getattr(text, "vocab_size", None) or 1000, (1, SEQUENCE))
     if main == "pixel_values":
         vision = getattr(config, "vision_config", None) or config
-        size = getattr(vision, "image_size", None) or _find(config, ("image_size",), 64)  # or a backbone's
+        size = getattr(vision, "image_size", None) or _find(config, ("image_size", "max_img_size"), 64)  # or a backbone's
         size = size if isinstance(size, int) else size[0]
         return torch.randn(1, getattr(vision, "num_channels", 3), size, size)
     if main == "pixel_values_videos":
@@ -595,7 +610,7 @@ def _repaired_inputs(model, config, named: dict) -> dict:
             mended = _mend(config, tried, str(exc), inspect.signature(model.forward).parameters)
         if mended is None:
             break
-        tried = mended
+        tried = _one_batch(mended)
     text = {k: v for k, v in named.items() if k in TEXT_INPUTS}
     if text and len(text) < len(named):  # the language model alone, where the images could not be made to fit
         try:
@@ -620,14 +635,13 @@ def _named_in_error(config, named: dict, error: str, params) -> dict:
     import torch
 
     tokens = next((v.shape[1] for k, v in named.items() if k == "input_ids" and v.dim() == 2), SEQUENCE)
-    batch = next((v.shape[0] for v in named.values() if v.dim()), 1)  # the text's batch (the dummies' 3)
     boxes = _find(config, ("num_boxes", "max_num_boxes"), 4)
     makers = {
-        "pixel_values": lambda: _main_input("pixel_values", config).expand(batch, -1, -1, -1).contiguous(),
-        "input_features": lambda: _main_input("input_features", config).expand(batch, -1, -1).contiguous(),
-        "bbox": lambda: torch.tensor([0.0, 0.0, 0.5, 0.5]).repeat(batch, tokens, 1),  # a box per token
-        "visual_feats": lambda: torch.randn(batch, boxes, _find(config, ("visual_feat_dim",), 64)),
-        "visual_pos": lambda: torch.rand(batch, boxes, _find(config, ("visual_pos_dim",), 4)),
+        "pixel_values": lambda: _main_input("pixel_values", config),
+        "input_features": lambda: _main_input("input_features", config),
+        "bbox": lambda: torch.tensor([0.0, 0.0, 0.5, 0.5]).repeat(1, tokens, 1),  # a box per token
+        "visual_feats": lambda: torch.randn(1, boxes, _find(config, ("visual_feat_dim",), 64)),
+        "visual_pos": lambda: torch.rand(1, boxes, _find(config, ("visual_pos_dim",), 4)),
     }
     named_here = [n for n in makers if n in params and n not in named and re.search(rf"\b{n}\b", error, re.I)]
     # a region's features come with their positions: the two together
@@ -699,6 +713,8 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
                 return dict(named, **{key: torch.randn(*images.shape[:-2], height, width)})
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 4 and "(batch_size, 2," in error:  # an image pair
         return dict(named, pixel_values=pixels.unsqueeze(1).expand(-1, 2, -1, -1, -1).contiguous())
+    if pixels is None and "pixel_values" in params and "'NoneType' object has no attribute" in error:
+        return dict(named, pixel_values=_main_input("pixel_values", config))  # an image the model reads anyway
     if "expected 5, got 4" in error and isinstance(named.get("pixel_values"), torch.Tensor) and \
             named["pixel_values"].dim() == 4:
         frames = next((v for c in (config, getattr(config, "vision_config", None)) if c is not None
