@@ -50,6 +50,7 @@ OVERRIDES = {
     "moonshine_streaming": {"num_key_value_heads": MAX_HEADS},  # read by its decoder, not in its config
     "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
     "bros": {"dim_bbox_projection": MAX_HIDDEN // MAX_HEADS},  # its boxes are projected to one head's width
+    "tvp": {"backbone_config.hidden_sizes": [32, 64, 128, 256]},  # its 448-pixel frames through a narrower ResNet
     "xmod": {"default_language": "en_XX"},  # its adapters are per language: one must be chosen
     "step3p7": {"text_config.sliding_window": 64},  # its mask for sliding layers is made even where none slides
     # a sparse-attention indexer whose sizes a checkpoint says
@@ -523,7 +524,9 @@ def _main_input(main: str, config):
         return torch.randint(0, getattr(text, "vocab_size", None) or 1000, (1, SEQUENCE))
     if main == "pixel_values":
         vision = getattr(config, "vision_config", None) or config
-        size = getattr(vision, "image_size", None) or _find(config, ("image_size", "max_img_size"), 64)  # or a backbone's
+        # its own size, else (SAM 2) its vision tower's backbone's; not a detector's backbone's pretraining size
+        size = (getattr(vision, "image_size", None) or getattr(vision, "max_img_size", None)
+                or (_find(vision, ("image_size",)) if vision is not config else None) or 64)
         size = size if isinstance(size, int) else size[0]
         return torch.randn(1, getattr(vision, "num_channels", 3), size, size)
     if main == "pixel_values_videos":
@@ -713,6 +716,14 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
                 return dict(named, **{key: torch.randn(*images.shape[:-2], height, width)})
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 4 and "(batch_size, 2," in error:  # an image pair
         return dict(named, pixel_values=pixels.unsqueeze(1).expand(-1, 2, -1, -1, -1).contiguous())
+    if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and matmul and \
+            pixels.shape[1] == int(matmul.group(1)) != int(matmul.group(2)):  # flattened patches, wider (frames)
+        return dict(named, pixel_values=torch.randn(pixels.shape[0], int(matmul.group(2))))
+    conv_of = re.search(r"input to conv2d, but got input of size: \[(\d+), (\d+)\]", error)
+    patch = _find(config, ("patch_size",), 14)
+    patch = patch if isinstance(patch, int) else patch[0]
+    if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and conv_of and pixels.shape[1] % (patch * patch) == 0:
+        return dict(named, pixel_values=pixels.reshape(pixels.shape[0], -1, patch, patch))  # patches as images
     if pixels is None and "pixel_values" in params and "'NoneType' object has no attribute" in error:
         return dict(named, pixel_values=_main_input("pixel_values", config))  # an image the model reads anyway
     if "expected 5, got 4" in error and isinstance(named.get("pixel_values"), torch.Tensor) and \
