@@ -51,6 +51,9 @@ OVERRIDES = {
     "reformer": {"axial_pos_embds_dim": [MAX_HIDDEN // 2, MAX_HIDDEN // 2]},  # the factors sum to the width
     "bros": {"dim_bbox_projection": MAX_HIDDEN // MAX_HEADS},  # its boxes are projected to one head's width
     "tvp": {"backbone_config.hidden_sizes": [32, 64, 128, 256]},  # its 448-pixel frames through a narrower ResNet
+    # its head's width is computed from its width coefficient, and its batch norm reads hidden_dim: kept equal
+    "efficientnet": {"hidden_dim": 2560, "image_size": 224},
+    "encodec": {"codebook_dim": MAX_HIDDEN},  # its quantizer's width is the (shrunk) hidden size
     "xmod": {"default_language": "en_XX"},  # its adapters are per language: one must be chosen
     "step3p7": {"text_config.sliding_window": 64},  # its mask for sliding layers is made even where none slides
     # a sparse-attention indexer whose sizes a checkpoint says
@@ -536,6 +539,8 @@ def _main_input(main: str, config):
         return torch.randn(1, _find(config, ("context_length",), 64), _find(config, ("num_input_channels",), 1))
     if main == "input_values":
         return torch.randn(1, 16000)
+    if main == "inputs":  # Perceiver without a preprocessor: its inputs are already embedded
+        return torch.randn(1, SEQUENCE, _find(config, ("d_model",), 64))
     if main == "input_features":
         return torch.randn(1, _find(config, MEL_BINS, 80), 3000)
     raise BadInput(f"hf/{config.model_type}: no inputs known for its main input {main!r}")
@@ -701,6 +706,12 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
                                                                  "Dimension out of range" in error or
                                                                  "must match the size of tensor b (16000)" in error):
         return dict(named, input_values=audio.unsqueeze(1))  # (batch, channels, time) codecs
+    width = re.search(r"normalized_shape=\[(\d+)\].*got input of size\s*\[1, 16000\]", error)
+    if isinstance(audio, torch.Tensor) and audio.dim() == 2 and width:  # "values" that are hidden states (SpeechT5)
+        return dict(named, input_values=torch.randn(1, SEQUENCE, int(width.group(1))))
+    if isinstance(audio, torch.Tensor) and audio.dim() == 3 and "decoder_input_values" in params and \
+            "decoder_input_values" not in named and "'NoneType' object" in error:  # and its decoder's, as wide
+        return dict(named, decoder_input_values=torch.randn(1, 4, audio.shape[-1]))
     multiple = re.search(r"length (\d+) is not a multiple of (\d+)", error)
     if isinstance(audio, torch.Tensor) and multiple:
         keep = max(1, int(multiple.group(1)) // int(multiple.group(2))) * int(multiple.group(2))
