@@ -537,8 +537,13 @@ def _main_input(main: str, config):
             -1, _find(config, ("num_frames", "frames_per_clip"), 2), -1, -1, -1).contiguous()
     if main == "past_values":  # a time series: (batch, time, channels)
         return torch.randn(1, _find(config, ("context_length",), 64), _find(config, ("num_input_channels",), 1))
+    if main == "input_values" and isinstance(vars(config).get("max_length"), int) and \
+            isinstance(vars(config).get("num_mel_bins"), int):  # a spectrogram of fixed length (AST)
+        return torch.randn(1, config.max_length, config.num_mel_bins)
     if main == "input_values":
         return torch.randn(1, 16000)
+    if main == "latents":  # a codec's decoder: (batch, hidden, frames)
+        return torch.randn(1, _find(config, HIDDEN, 64), SEQUENCE)
     if main == "inputs":  # Perceiver without a preprocessor: its inputs are already embedded
         return torch.randn(1, SEQUENCE, _find(config, ("d_model",), 64))
     if main == "input_features":
@@ -712,6 +717,10 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
     if isinstance(audio, torch.Tensor) and audio.dim() == 3 and "decoder_input_values" in params and \
             "decoder_input_values" not in named and "'NoneType' object" in error:  # and its decoder's, as wide
         return dict(named, decoder_input_values=torch.randn(1, 4, audio.shape[-1]))
+    series = named.get("past_values")
+    if isinstance(series, torch.Tensor) and series.dim() == 3 and series.shape[-1] == 1 and \
+            "expected 2)" in error:  # one series as (batch, time)
+        return dict(named, past_values=series[..., 0])
     multiple = re.search(r"length (\d+) is not a multiple of (\d+)", error)
     if isinstance(audio, torch.Tensor) and multiple:
         keep = max(1, int(multiple.group(1)) // int(multiple.group(2))) * int(multiple.group(2))
@@ -725,6 +734,9 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
             width = int(size.group(2) or height)
             if (images.shape[-2], images.shape[-1]) != (height, width) and height * width <= 4096 * 4096:
                 return dict(named, **{key: torch.randn(*images.shape[:-2], height, width)})
+    if isinstance(pixels, torch.Tensor) and pixels.dim() == 4 and "Output size is too small" in error and \
+            pixels.shape[-1] < 1024:  # pooled away: a larger image
+        return dict(named, pixel_values=torch.randn(*pixels.shape[:-2], pixels.shape[-2] * 2, pixels.shape[-1] * 2))
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 4 and "(batch_size, 2," in error:  # an image pair
         return dict(named, pixel_values=pixels.unsqueeze(1).expand(-1, 2, -1, -1, -1).contiguous())
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and matmul and \
