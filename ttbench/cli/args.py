@@ -212,9 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--check", action="store_true", help="with --hf: build and run each eagerly now (minutes)")
     m.add_argument("--arch", help="with --hf: comma-separated architectures (default: all)")
     m.add_argument("--out", help="with --check: write the census as JSON to this file")
-    t = _command(sub, "track", help="the model tracker: every transformers architecture of the zoo through every "
-                                     "stage, failures triaged against the bare route, one reproduction per group")
-    t.add_argument("--arch", help="comma-separated architectures (default: those the recorded census builds)")
+    t = _command(sub, "track", help="the model tracker: every transformers architecture and vision zoo entry "
+                                     "through every stage, failures triaged against the bare route, one "
+                                     "reproduction per group")
+    t.add_argument("--arch", help="comma-separated architectures and vision zoo entries (default: every transformers "
+                   "architecture and every timm/torchvision entry)")
     t.add_argument("--frontends", default="export,onnx", help="among export, onnx, dynamo (default export,onnx; "
                                                               "onnx and dynamo on the sample)")
     t.add_argument("--onnx-sample", type=int, default=ONNX_SAMPLE, help="architectures also taken through the ONNX "
