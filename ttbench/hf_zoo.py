@@ -416,8 +416,6 @@ def _named_inputs(model, config) -> dict:
     # What the forward needs beside it: a multimodal model's other modality, an encoder-decoder's decoder ids.
     if "pixel_values" in params and "pixel_values" not in named and getattr(config, "vision_config", None):
         named["pixel_values"] = _main_input("pixel_values", config)
-    if "input_features" in params and "input_features" not in named and getattr(config, "audio_config", None):
-        named["input_features"] = _main_input("input_features", config)
     if "input_ids" in params and "input_ids" not in named and getattr(config, "text_config", None):
         named = {"input_ids": _main_input("input_ids", config), **named}
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
