@@ -15,6 +15,7 @@ from typing import Optional
 
 from .. import models
 from ..core import FRONTEND_STAGES, FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGES, BadInput, human_bytes, ModelFailed, StageName
+from ..io import folders
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
 from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
@@ -31,13 +32,7 @@ JOB_TIMEOUT_S = 1200
 
 def known_failures(path: str = KNOWN_FAILURES) -> dict:
     """{"model/frontend": {"stage", "reason"}} from the list (an absent file is an empty list)."""
-    if not os.path.isfile(path):
-        return {}
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except ValueError as exc:
-        raise BadInput(f"{path} is not valid JSON ({exc})") from None
+    data = folders.read_table(path, "fix it") or {}
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 

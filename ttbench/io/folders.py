@@ -86,6 +86,18 @@ def read_json(path: str, schema, what: str):
     return data
 
 
+def read_table(path: str, fix: str):
+    """A JSON table ttbench keeps beside its code (known failures, expected statuses): None where there is none
+    yet; JSON that does not parse is bad input saying what to do (`fix`)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except ValueError as exc:
+        raise BadInput(f"{path} is not valid JSON ({exc}): {fix}") from None
+
+
 def _nesting(text: str) -> int:
     """The deepest bracket nesting outside strings (linear; json.loads would recurse on it)."""
     depth = deepest = 0

@@ -17,6 +17,7 @@ import os
 from typing import Optional
 
 from ...core import FRONTEND_STAGES, GRAPH_STAGES, PROGRAM_STAGES, TORCH_MLIR_STAGES, BadInput
+from ...io import folders
 from ...io.atomic import write_text_atomic
 
 TTBENCH_ERROR, FRONTEND, TORCH_MLIR, TT_COMPILER = ("ttbench error", "frontend failure", "torch-mlir failure",
@@ -84,13 +85,9 @@ def job_key(row: dict) -> str:
 def load_expected(path: str, tt: bool = True) -> dict:
     """{job: status} of the expected-status table for runs with (`tt`) or without the Tenstorrent stages (a
     compile-only run's statuses are not a full run's); an absent file or mode is an empty table."""
-    if not os.path.isfile(path):
+    data = folders.read_table(path, "fix it or write it again with --update-expected")
+    if data is None:
         return {}
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except ValueError as exc:
-        raise BadInput(f"{path} is not valid JSON ({exc}): fix it or write it again with --update-expected") from None
     tables = [data.get(mode) for mode in MODES.values()] if isinstance(data, dict) else [None]
     if not all(isinstance(t, (dict, type(None))) for t in tables) or any(
             v not in STATUSES for t in tables if t for v in t.values()):
