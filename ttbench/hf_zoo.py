@@ -402,14 +402,14 @@ def shrink_changes(arch: str) -> dict:
     return diff(AutoConfig.for_model(arch), shrunk)
 
 
-def _named_inputs(model, config) -> dict:
-    """The model's own dummy inputs (when all are tensors its forward takes), else one made for its main input."""
+def _named_inputs(model, config, params) -> dict:
+    """The model's own dummy inputs (when all are tensors its forward takes), else one made for its main input.
+    `params`: its forward's parameters."""
     import torch
 
-    params = set(inspect.signature(model.forward).parameters)
     dummy = getattr(model, "dummy_inputs", None)
     named = dict(dummy) if isinstance(dummy, dict) and all(isinstance(v, torch.Tensor) for v in dummy.values()) \
-        and set(dummy) <= params else {}
+        and set(dummy) <= set(params) else {}
     main = getattr(model, "main_input_name", "input_ids")
     if main not in named:  # made for the main input, the dummies (a decoder's ids) kept beside it
         named = {main: _main_input(main, config), **named}
@@ -421,7 +421,7 @@ def _named_inputs(model, config) -> dict:
     if "decoder_input_ids" in params and "decoder_input_ids" not in named:
         batch = next(iter(named.values())).shape[0]
         named["decoder_input_ids"] = _main_input("input_ids", config)[:1, :4].expand(batch, 4).contiguous()
-    return _required_inputs(model, config, _one_batch(named))
+    return _required_inputs(params, config, _one_batch(named))
 
 
 def _one_batch(named: dict) -> dict:
@@ -455,17 +455,16 @@ MEL_BINS = ("num_mel_bins", "n_mels", "mel_bins", "feature_size", "input_feat_si
 PATCH_GRID = 4  # patches per side of a made-up image for vision towers that take flattened patches
 
 
-def _required_inputs(model, config, named: dict) -> dict:
+def _required_inputs(params, config, named: dict) -> dict:
     """What the forward requires beyond `named` (no default value), made by the parameter's name: the flattened
     patches and their (t, h, w) grid that Qwen2-VL-like vision towers take, a video, audio, masks of ones, a
     Q-Former's queries. A parameter no rule knows is left out: the model's own error then names it."""
     import torch
 
-    required = [p.name for p in inspect.signature(model.forward).parameters.values()
+    required = [p.name for p in params.values()
                 if p.default is inspect.Parameter.empty and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                                                        inspect.Parameter.KEYWORD_ONLY)]
     missing = [n for n in required if n not in named]
-    params = inspect.signature(model.forward).parameters
     if not missing and "image_grid_thw" not in params and "spatial_shapes" not in params:
         return named
     patch = _find(config, ("patch_size",), 14)
@@ -593,9 +592,10 @@ def load(arch: str, weights: Optional[str] = None):
                 model = AutoModel.from_config(config)
         else:
             model = AutoModel.from_config(config)
-        named = _named_inputs(model, config)
+        params = inspect.signature(model.forward).parameters
+        named = _named_inputs(model, config, params)
         if weights != "meta":
-            named = _repaired_inputs(model.eval(), config, named)
+            named = _repaired_inputs(model.eval(), config, named, params)
     wrapped = _wrapper_class()(model.eval(), tuple(named)).eval()
     wrapped.inputs_note = getattr(model, "ttbench_inputs_note", "")
     return wrapped, tuple(named.values())
@@ -604,7 +604,7 @@ def load(arch: str, weights: Optional[str] = None):
 REPAIRS = 4  # input repairs tried, each on what the model's last error said
 
 
-def _repaired_inputs(model, config, named: dict) -> dict:
+def _repaired_inputs(model, config, named: dict, params) -> dict:
     """The inputs, run once; where the model refuses them with an error that says what it wanted, mended and run
     again (at most REPAIRS times): as many image tokens as its vision tower makes features, a frames axis for a
     video or multi-image model, and last, for a multimodal model whose image input no rule mends, its text alone.
@@ -618,7 +618,7 @@ def _repaired_inputs(model, config, named: dict) -> dict:
                 model(**tried)
             return tried
         except Exception as exc:  # the model's own refusal: read for what it wanted
-            mended = _mend(config, tried, str(exc), inspect.signature(model.forward).parameters)
+            mended = _mend(config, tried, str(exc), params)
         if mended is None:
             break
         tried = _one_batch(mended)
