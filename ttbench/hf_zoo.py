@@ -33,10 +33,11 @@ MAX_LAYERS, MAX_HIDDEN, MAX_FEED_FORWARD, MAX_HEADS, MAX_EXPERTS = 2, 64, 128, 4
 # object queries of a DETR-like decoder: its top-k over the small image's few anchors must find as many
 MAX_QUERIES = 16
 
-# Where the generic shrink is not enough: a family's config values that its defaults leave unset (None) and its
-# model cannot build without. Each entry was found by the census (docs/hf_zoo.json) and is checked by a test.
 QWEN4_INDEXER = {"n_heads": 2, "kv_heads": 1, "head_dim": 16, "budget": 8, "compress_ratio": 2}
 COHERE_COMPASS_ROPE = {"full_attention": {"rope_theta": 10000.0, "rope_type": "default"}}
+# Where the generic shrink is not enough: a family's config values that its defaults leave unset (None) or that
+# are tied in a way no generic rule knows, without which its model cannot build or run. Each entry was found by
+# the census (docs/hf_zoo.json, whose row says whether the family builds); "sub.name" sets a sub-config's value.
 OVERRIDES = {
     "esm": {"vocab_size": 33, "pad_token_id": 1, "mask_token_id": 32},  # protein tokens: no vocabulary by default
     "layoutlmv3": {"coordinate_size": 10, "shape_size": 12},
@@ -369,7 +370,7 @@ def shrunk_config(arch: str):
     visit(config)
     _follow_widths(config, widths, set())
     _room_for_special_tokens(config)
-    for name, value in OVERRIDES.get(arch, {}).items():  # "text_config.x": x of the sub-config
+    for name, value in OVERRIDES.get(arch, {}).items():
         *path, leaf = name.split(".")
         holder = config
         for part in path:
@@ -504,7 +505,6 @@ def _required_inputs(params, config, named: dict) -> dict:
         # a time series' padding marks (none padded) and frequency class (TimesFM), over its past values' time
         "past_values_padding": lambda: torch.zeros(out["past_values"].shape[:2], dtype=torch.long),
         "freq": lambda: torch.zeros(1, dtype=torch.long),
-
         "qformer_input_ids": lambda: torch.randint(0, _find(getattr(config, "qformer_config", config),
                                                             ("vocab_size",), 1000), (1, 8)),
         "query_embeds": lambda: torch.randn(1, _find(config, ("num_query_tokens",), 8),
@@ -660,7 +660,7 @@ def _named_in_error(config, named: dict, error: str, params) -> dict:
     return {n: makers[n]() for n in makers if n in wanted}
 
 
-def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
+def _mend(config, named: dict, error: str, params) -> Optional[dict]:
     import torch
 
     missing = _named_in_error(config, named, error, params)
@@ -740,10 +740,10 @@ def _mend(config, named: dict, error: str, params=()) -> Optional[dict]:
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and matmul and \
             pixels.shape[1] == int(matmul.group(1)) != int(matmul.group(2)):  # flattened patches, wider (frames)
         return dict(named, pixel_values=torch.randn(pixels.shape[0], int(matmul.group(2))))
-    conv_of = re.search(r"input to conv2d, but got input of size: \[(\d+), (\d+)\]", error)
     patch = _find(config, ("patch_size",), 14)
     patch = patch if isinstance(patch, int) else patch[0]
-    if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and conv_of and pixels.shape[1] % (patch * patch) == 0:
+    if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and "input to conv2d, but got input of size" in error \
+            and pixels.shape[1] % (patch * patch) == 0:
         return dict(named, pixel_values=pixels.reshape(pixels.shape[0], -1, patch, patch))  # patches as images
     if pixels is None and "pixel_values" in params and "'NoneType' object has no attribute" in error:
         return dict(named, pixel_values=_main_input("pixel_values", config))  # an image the model reads anyway
