@@ -1,6 +1,8 @@
 """proc/: the one place children are started. What a user would notice: nothing of ours keeps running after a
 deadline, and a child's output never blocks it."""
 import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -174,3 +176,40 @@ def test_replies_already_waiting_together_are_each_read_at_once():
         t0 = time.perf_counter()
         assert client.request({"n": 2}, timeout=20) == {"echo": 2}
         assert time.perf_counter() - t0 < 5
+
+
+IN_ANOTHER_PID_NAMESPACE = r'''
+import os, sys, time
+from ttbench.proc.scratch import temp_dir
+dead_on_host = {int(p) for p in sys.argv[1].split(",")}
+while True:  # fork until this namespace hands out a pid that names no process on the host
+    child = os.fork()
+    if child == 0:
+        if os.getpid() in dead_on_host:
+            print(temp_dir("ttbench-nstest-"), flush=True)
+            time.sleep(60)
+        os._exit(0)
+    os.waitpid(child, 0)
+'''
+
+
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare")
+def test_a_live_folder_made_in_another_pid_namespace_is_not_taken_for_an_orphan():
+    """A private Ray cluster's tasks run in their own pid namespace (ray_cluster.NAMESPACES) and make their job
+    folders in the same /tmp: a pid that is dead here may be alive there, so another ttbench on the machine must
+    not reclaim the folder (it did: a concurrent tracker run removed a Ray sweep's row files mid-job)."""
+    from ttbench.proc.scratch import remove_orphans
+
+    dead = [str(p) for p in range(50, 2000) if not psutil.pid_exists(p)][:200]
+    ns = subprocess.Popen(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", sys.executable,
+                           "-c", IN_ANOTHER_PID_NAMESPACE, ",".join(dead)], stdout=subprocess.PIPE, text=True)
+    try:
+        folder = ns.stdout.readline().strip()
+        assert folder and os.path.isdir(folder), folder
+        remove_orphans("ttbench-nstest-")
+        assert os.path.isdir(folder), "a live job's folder in another pid namespace was removed"
+    finally:
+        ns.kill()
+        ns.wait()
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)

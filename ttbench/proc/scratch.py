@@ -3,10 +3,11 @@ run's files, an export being written).
 
 A folder goes when its owner is garbage-collected, its `with` block ends, or the interpreter exits. Processes that
 die without running their exit handlers (a notebook kernel killed at shutdown, a timed-out job) leave theirs
-behind, so each folder carries ttbench's marker file holding the process id that made it, and the first new
-folder of a kind removes those whose process is gone. Only a folder with that marker (a plain file, owned by this
-user, naming a dead process) is ever removed: a user's `.mnv2.old-2024-backup` beside `--out mnv2` looks like one
-by name and is left alone.
+behind, so each folder carries ttbench's marker file holding the process id that made it and its pid namespace,
+and the first new folder of a kind removes those whose process is gone. Only a folder with that marker (a plain
+file, owned by this user, naming a dead process of this pid namespace) is ever removed: a user's
+`.mnv2.old-2024-backup` beside `--out mnv2` looks like one by name and is left alone, and a private Ray cluster's
+task (its own pid namespace, the same /tmp) keeps its folders while another ttbench runs beside it.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import tempfile
 import weakref
 from typing import Iterator, Optional
 
-MARKER = ".ttbench-temp"  # in every temporary folder ttbench makes: the pid of the process that made it
+MARKER = ".ttbench-temp"  # in every temporary folder ttbench makes: the pid of the process that made it, its namespace
 _swept: set = set()
 
 
@@ -52,8 +53,16 @@ def temp_dir(prefix: str, directory: Optional[str] = None) -> str:
     """A new private folder `<directory>/<prefix><pid>-XXXX` (directory: the temp folder) with ttbench's marker."""
     path = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=directory)
     with open(os.path.join(path, MARKER), "x") as f:
-        f.write(str(os.getpid()))
+        f.write(f"{os.getpid()} {_pid_namespace()}")
     return path
+
+
+def _pid_namespace() -> str:
+    """This process's pid namespace ("pid:[4026531836]"): a pid means a process only inside it."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "pid:[?]"
 
 
 @contextlib.contextmanager
@@ -88,14 +97,15 @@ def remove_orphans(prefix: str, directory: Optional[str] = None) -> int:
     removed = 0
     for path in glob.glob(os.path.join(directory or tempfile.gettempdir(), f"{glob.escape(prefix)}*-*")):
         pid = os.path.basename(path)[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and _marked_by(path) == int(pid) and not _alive(int(pid)):
+        if pid.isdigit() and _marked_by(path) == (int(pid), _pid_namespace()) and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
             removed += 1
     return removed
 
 
-def _marked_by(path: str) -> Optional[int]:
-    """The pid in `path`'s marker: a folder (not a link) of this user's holding a plain marker file; else None."""
+def _marked_by(path: str) -> Optional[tuple]:
+    """(pid, pid namespace) in `path`'s marker (a marker of before the namespace was written: this namespace's): a
+    folder (not a link) of this user's holding a plain marker file; else None."""
     try:
         if os.path.islink(path) or not os.path.isdir(path) or os.stat(path).st_uid != os.getuid():
             return None
@@ -104,12 +114,13 @@ def _marked_by(path: str) -> Optional[int]:
         return None
     try:
         info = os.fstat(fd)
-        if not (info.st_mode & 0o170000 == 0o100000) or info.st_uid != os.getuid() or info.st_size > 32:
+        if not (info.st_mode & 0o170000 == 0o100000) or info.st_uid != os.getuid() or info.st_size > 64:
             return None
-        text = os.read(fd, 32).decode("ascii", "replace").strip()
+        text = os.read(fd, 64).decode("ascii", "replace").strip()
     finally:
         os.close(fd)
-    return int(text) if text.isdigit() else None
+    pid, _, namespace = text.partition(" ")
+    return (int(pid), namespace or _pid_namespace()) if pid.isdigit() else None
 
 
 def _alive(pid: int) -> bool:
