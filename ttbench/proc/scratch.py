@@ -94,18 +94,18 @@ def scratch_dir(prefix: str, owner=None) -> str:
 def remove_orphans(prefix: str, directory: Optional[str] = None) -> int:
     """Remove `<directory>/<prefix><pid>-*` folders that ttbench made (its marker names that pid) and whose
     process no longer runs (directory: the temp folder); -> how many."""
-    removed = 0
+    removed, namespace = 0, _pid_namespace()
     for path in glob.glob(os.path.join(directory or tempfile.gettempdir(), f"{glob.escape(prefix)}*-*")):
         pid = os.path.basename(path)[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and _marked_by(path) == (int(pid), _pid_namespace()) and not _alive(int(pid)):
+        if pid.isdigit() and _marked_by(path, namespace) == (int(pid), namespace) and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
             removed += 1
     return removed
 
 
-def _marked_by(path: str) -> Optional[tuple]:
-    """(pid, pid namespace) in `path`'s marker (a marker of before the namespace was written: this namespace's): a
-    folder (not a link) of this user's holding a plain marker file; else None."""
+def _marked_by(path: str, namespace: str) -> Optional[tuple]:
+    """(pid, pid namespace) in `path`'s marker (a marker of before the namespace was written: `namespace`, this
+    process's): a folder (not a link) of this user's holding a plain marker file; else None."""
     try:
         if os.path.islink(path) or not os.path.isdir(path) or os.stat(path).st_uid != os.getuid():
             return None
@@ -119,8 +119,8 @@ def _marked_by(path: str) -> Optional[tuple]:
         text = os.read(fd, 64).decode("ascii", "replace").strip()
     finally:
         os.close(fd)
-    pid, _, namespace = text.partition(" ")
-    return (int(pid), namespace or _pid_namespace()) if pid.isdigit() else None
+    pid, _, marked = text.partition(" ")
+    return (int(pid), marked or namespace) if pid.isdigit() else None
 
 
 def _alive(pid: int) -> bool:
