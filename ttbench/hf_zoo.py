@@ -456,6 +456,12 @@ MEL_BINS = ("num_mel_bins", "n_mels", "mel_bins", "feature_size", "input_feat_si
 PATCH_GRID = 4  # patches per side of a made-up image for vision towers that take flattened patches
 
 
+def _patch_size(config) -> int:
+    """The side of a vision tower's square patch (the first of a pair), 14 where the config names none."""
+    patch = _find(config, ("patch_size",), 14)
+    return patch if isinstance(patch, int) else patch[0]
+
+
 def _required_inputs(params, config, named: dict) -> dict:
     """What the forward requires beyond `named` (no default value), made by the parameter's name: the flattened
     patches and their (t, h, w) grid that Qwen2-VL-like vision towers take, a video, audio, masks of ones, a
@@ -468,8 +474,7 @@ def _required_inputs(params, config, named: dict) -> dict:
     missing = [n for n in required if n not in named]
     if not missing and "image_grid_thw" not in params and "spatial_shapes" not in params:
         return named
-    patch = _find(config, ("patch_size",), 14)
-    patch = patch if isinstance(patch, int) else patch[0]
+    patch = _patch_size(config)
     channels = _find(config, ("in_channels", "num_channels", "in_chans"), 3)
     temporal = _find(config, ("temporal_patch_size",), 1)
     merge = _find(config, ("spatial_merge_size", "merge_size"), 2)
@@ -740,8 +745,7 @@ def _mend(config, named: dict, error: str, params) -> Optional[dict]:
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and matmul and \
             pixels.shape[1] == int(matmul.group(1)) != int(matmul.group(2)):  # flattened patches, wider (frames)
         return dict(named, pixel_values=torch.randn(pixels.shape[0], int(matmul.group(2))))
-    patch = _find(config, ("patch_size",), 14)
-    patch = patch if isinstance(patch, int) else patch[0]
+    patch = _patch_size(config)
     if isinstance(pixels, torch.Tensor) and pixels.dim() == 2 and "input to conv2d, but got input of size" in error \
             and pixels.shape[1] % (patch * patch) == 0:
         return dict(named, pixel_values=pixels.reshape(pixels.shape[0], -1, patch, patch))  # patches as images
