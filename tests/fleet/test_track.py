@@ -58,13 +58,14 @@ def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the
     result, _, db = tracked
     paths = page.write(result, str(tmp_path))
     text = (tmp_path / "status.md").read_text()
-    assert "| hf/gpt2 | frontend failure | - |" in text and "| hf/bert | torch-mlir failure | torchfx |" in text
+    assert "| [hf/gpt2](jobs/hf_gpt2.sh) | frontend failure | - |" in text, text
+    assert "| [hf/bert](jobs/hf_bert.sh) | torch-mlir failure | torchfx |" in text
     assert "upstream" in text and "ours" in text and "## Projection" in text
     data = json.loads((tmp_path / "status.json").read_text())
     assert data["counts"]["verdicts"] == {"upstream": 1, "ours": 1}
     for name in ("status.md", "status.json", "status.html"):  # no machine paths on a committed page
         assert os.getcwd() not in (tmp_path / name).read_text(), name
-    assert len(paths) == 3
+    assert len(paths) == 4 and sorted(os.listdir(tmp_path / "jobs")) == ["hf_bert.sh", "hf_gpt2.sh"]
     with results_db.readable(db):
         conn = results_db.connect(db)
         kinds = [results_db.describe_run(conn, i)["kind"] for i in results_db.run_ids(conn)]
@@ -81,8 +82,31 @@ def test_status_md_and_status_html_show_the_same_tables_and_links(tracked, tmp_p
                   md.splitlines()[1:]) if line.startswith("| ") and below.startswith("|---")]
     html_headers = [re.findall(r"<th>(.*?)</th>", head) for head in re.findall(r"<thead>(.*?)</thead>", html)]
     assert md_headers == html_headers and len(md_headers) == 3, (md_headers, html_headers)
-    md_links = re.findall(r"\]\((repros/[^)]+)\)", md)
-    assert md_links and md_links == re.findall(r"href='(repros/[^']+)'", html)
+    md_links = re.findall(r"\]\(((?:repros|jobs)/[^)]+)\)", md)
+    assert md_links and md_links == re.findall(r"href='((?:repros|jobs)/[^']+)'", html)
+    assert {link.split("/")[0] for link in md_links} == {"repros", "jobs"}
+
+
+def test_each_architecture_links_to_commands_that_bring_its_jobs_up_and_write_every_stage(tracked, tmp_path):
+    """Every row, passing or not, opens its jobs' commands (jobs/ARCH.sh); run, they write the stage files."""
+    result = tracked[0]
+    page.write(result, str(tmp_path / "page"))
+    html = (tmp_path / "page" / "status.html").read_text()
+    assert "<a href='jobs/hf_bert.sh'>hf/bert</a>" in html
+    script = tmp_path / "page" / "jobs" / "hf_bert.sh"
+    commands = [line for line in script.read_text().splitlines() if not line.startswith("#")]
+    assert commands == ["ttbench bringup hf/bert --frontend export --out hf_bert-export --no-tt --run cpu"]
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    done = subprocess.run(["sh", str(script)], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr  # the planted fault was the tracker's alone
+    stages = json.loads((work / "hf_bert-export" / "manifest.json").read_text())["stages"]
+    assert stages["stablehlo"]["ok"] and "stablehlo." in (work / "hf_bert-export" / "stablehlo.mlir").read_text()
+    # a later page with fewer architectures replaces the folder whole: no script of an architecture gone
+    fewer = type(result)(**{**result.__dict__, "rows": [r for r in result.rows if r["model"] == "hf/gpt2"]})
+    page.write(fewer, str(tmp_path / "page"))
+    assert os.listdir(tmp_path / "page" / "jobs") == ["hf_gpt2.sh"]
 
 
 def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_message(tmp_path):
@@ -310,6 +334,12 @@ def test_the_status_pages_keep_no_markup_from_a_row(tracked, tmp_path):
     assert "\\<img src=x onerror=alert(1)\\>\\[see\\](javascript:alert(1)) \\`x\\` \\| y" in tables
     html = (tmp_path / "status.html").read_text()
     assert "<img src=x" not in html and "&lt;img src=x" in html
+    for script in (tmp_path / "jobs").iterdir():  # the name is one word to the shell, never code
+        import shlex
+
+        commands = [line for line in script.read_text().splitlines() if not line.startswith("#")]
+        assert commands and all(shlex.split(c)[2] == "hf/" + hostile for c in commands), commands
+        assert ".." not in script.name and "<" not in script.name
 
 
 # --- statuses, the expected table, carried-over jobs, the page people use (issue 43) ---------------------------------
@@ -387,7 +417,8 @@ def test_the_status_page_sorts_filters_links_each_failure_to_its_reproduction_an
         view.fill("input.filter", "gpt2")
         shown = [r for r in table.locator("tbody tr").all() if r.is_visible()]
         assert len(shown) == 1 and "hf/gpt2" in shown[0].inner_text()
-        link = shown[0].locator("a")
+        reproduction = [c.inner_text() for c in table.locator("thead th").all()].index("reproduction")
+        link = shown[0].locator("td").nth(reproduction).locator("a")
         target = link.get_attribute("href")
         link.click()
         view.wait_for_load_state()

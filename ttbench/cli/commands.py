@@ -227,7 +227,8 @@ def cmd_track(args) -> int:
     if args.update_known and (not args.out or args.no_triage):
         raise BadInput("--update-known needs --out (its entries point at the reproductions there) and the triage")
     if args.out:
-        check_page_folder(args.out, track_page.MADE_BY, track_page.PAGES, track_page.PAGE_KEYS, ("repros",))
+        check_page_folder(args.out, track_page.MADE_BY, track_page.PAGES, track_page.PAGE_KEYS,
+                          ("repros", track_page.JOBS_FOLDER))
         os.makedirs(args.out, exist_ok=True)
     db_path = args.db or default_path(args.out)
 

@@ -123,6 +123,45 @@ def check_new_folder(path, what: str) -> str:
     return absolute
 
 
+def replace_folder(target: str, files: dict) -> str:
+    """A folder of `files` ({name: text}, plain names) made beside `target` and swapped in whole: readers see the
+    old folder or the new one, never a mix. A symlink at `target` is bad input (it is never written through).
+    -> target"""
+    target = os.fspath(target)
+    if os.path.islink(target) or os.path.lexists(target) and not os.path.isdir(target):
+        raise BadInput(f"{target} is not a folder ttbench can replace (a symlink or a file): remove it or choose "
+                       "another --out")
+    parent = os.path.dirname(os.path.abspath(target))
+    staging = tempfile.mkdtemp(prefix=f".{os.path.basename(target)}.", dir=parent)
+    try:
+        folder = os.path.join(staging, "new")
+        os.mkdir(folder)
+        for name, text in files.items():
+            if os.path.basename(name) != name or name in ("", ".", ".."):
+                raise ValueError(f"not a plain file name: {name!r}")
+            with open(os.path.join(folder, name), "x", encoding="utf-8") as f:
+                f.write(text)
+        os.chmod(folder, 0o777 & ~umask())
+        old = os.path.join(staging, "old")
+        had = os.path.isdir(target)
+        if had:
+            os.rename(target, old)
+        try:
+            os.rename(folder, target)
+        except BaseException:
+            if had:  # the old folder goes back: never neither
+                os.rename(old, target)
+            raise
+    except BaseException as exc:
+        full = no_space(exc, target)
+        if full is not None:
+            raise full from None
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
 def publish_folder(source: str, target: str) -> str:
     """`source`'s files copied to the new folder `target` all at once (copied beside it, then renamed): never a
     half-written folder at `target`. -> target"""

@@ -1,14 +1,18 @@
 """The tracker's status page: one Document (status_page) written as status.md and status.html, status.json beside
-them, the reproductions in repros/."""
+them, the failure groups' reproductions in repros/ and, per architecture, the commands that bring its jobs up
+again and write every stage's file (jobs/)."""
 from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import time
 from dataclasses import asdict
+from typing import Optional
 
 from ...core import PCC_STAGES, PROGRAM_STAGES, human_seconds
-from ...io.atomic import write_text_atomic
+from ...io.atomic import replace_folder, write_text_atomic
 from ...records.document import Document, Link, Section, Table
 from . import statuses as st
 from ...io.markdown import document_markdown
@@ -24,6 +28,7 @@ def model_rows(result) -> list:
         entry = by_model.setdefault(r["model"], {"model": r["model"], "furthest": {}, "pcc": {}, "seconds": 0.0,
                                                  "failures": [], "statuses": {}, "repros": [], "carried": None})
         entry["furthest"][r["frontend"]] = r.get("furthest") or "-"
+        entry.setdefault("jobs", []).append(r)
         if r.get("track_status"):
             entry["statuses"][r["frontend"]] = r["track_status"]
         repro = repros.get(f"{r['model']}/{r['frontend']}")
@@ -116,13 +121,16 @@ def status_page(result) -> Document:
                    [[str(i + 1), g.verdict, g.stage, g.op or "-",
                      f"{len(g.jobs)}: {', '.join(g.jobs[:6])}" + (" ..." if len(g.jobs) > 6 else ""),
                      g.example[:300], _reproduction(g), g.why] for i, g in enumerate(result.groups)])
+    models = model_rows(result)
     return Document("Model tracker status", [
         Section("", summary), projection, Section("History", code=result.history or "-"),
         Section("Failure groups", table=groups),
         Section("Architectures", [
             "One row per architecture; its status is its worst job's (worst first: " + ", ".join(st.STATUSES)
-            + "). Click a column's header to sort, type in the box to filter."],
-            table=architecture_table(model_rows(result), error_chars=200))])
+            + "). Click a column's header to sort, type in the box to filter. An architecture's name opens the "
+            "commands that bring its jobs up again, each writing every stage's file (IR, manifest, report); the "
+            "reproduction column opens its failure group's minimal reproduction."],
+            table=architecture_table(models, error_chars=200, scripts=job_scripts(models, result.tt)))])
 
 
 def _reproduction(group):
@@ -153,7 +161,58 @@ STATUS_COLOURS = {st.TTBENCH_ERROR: "#f4c7f4", st.FRONTEND: "#f8c8c8", st.TORCH_
                   st.TT_COMPILER: "#f9ecb0", st.INCORRECT: "#f6b0b0", st.REFUSED: "#dde3ee", st.PASSED: "#cdeccd"}
 
 
-def architecture_table(models: list, error_chars: int) -> Table:
+JOBS_FOLDER = "jobs"  # beside the pages: one script per architecture (job_scripts)
+_FRONTENDS = ("export", "onnx", "dynamo")  # the bringup's own choices: a stored row's other text is not a frontend
+
+
+def job_command(row: dict, tt: bool) -> str:
+    """The command that brings one job up again as the tracker ran it and writes every stage it reaches (IR,
+    manifest.json, report.html) into a folder named after it; it goes on to what the job's status turns on: the
+    first op where a stage stops matching (an incorrect result), or the TTNN program in ttbench's interpreter."""
+    model, frontend = str(row.get("model") or "?"), row.get("frontend")
+    frontend = frontend if frontend in _FRONTENDS else "export"
+    folder = f"{_slug(model)}-{frontend}"
+    words = ["ttbench", "bringup", model, "--frontend", frontend, "--out", folder]
+    wrong = row.get("incorrect") if isinstance(row.get("incorrect"), dict) else None
+    if not tt:
+        words += ["--no-tt", "--run", "cpu"]
+    elif wrong and wrong.get("stage") in PCC_STAGES and wrong.get("earlier") in PCC_STAGES:
+        words += ["--compare", f"{wrong['earlier']},{wrong['stage']}"]
+    elif (row.get("ops") or {}).get("ttnn"):
+        words += ["--run", "cpu", "--stage", "ttnn"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _slug(model: str) -> str:
+    """A file name for a model name (hf/bert -> hf_bert): nothing of a stored name can lead out of jobs/."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", model).strip("._-")[:120] or "model"
+
+
+def job_scripts(models: list, tt: bool) -> dict:
+    """{architecture: (its script's name under jobs/, the script)}: the commands of its jobs, one per frontend."""
+    scripts, taken = {}, set()
+    for m in models:
+        name = base = _slug(m["model"])
+        n = 1
+        while name in taken:  # two stored names that make the same slug each keep a script of their own
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        lines = ["#!/bin/sh", f"# {_comment(m['model'])}: its tracker jobs again, each writing every stage it "
+                 "reaches into the folder named after it (--out)"]
+        for r in m.get("jobs", []):
+            lines += [f"# {_comment(r.get('frontend'))}: {_comment(r.get('track_status') or '?')}",
+                      job_command(r, tt)]
+        scripts[m["model"]] = (f"{name}.sh", "\n".join(lines) + "\n")
+    return scripts
+
+
+def _comment(text) -> str:
+    """A stored text for a shell comment: one line, nothing that ends the comment."""
+    return " ".join(str(text).split())[:200]
+
+
+def architecture_table(models: list, error_chars: int, scripts: Optional[dict] = None) -> Table:
     """The architectures' table: a furthest-stage column per frontend the run took (export always, onnx and
     dynamo where any row has them), the status (rows coloured by it), the reproduction linked."""
     taken = {f for m in models for f in m["furthest"]}
@@ -170,7 +229,9 @@ def architecture_table(models: list, error_chars: int) -> Table:
         if m.get("repros"):
             repro = Link(m["repros"][0], f"repros/{m['repros'][0]}")
         carried = f" (carried over from run {m['carried']})" if m.get("carried") else ""
-        rows.append([m["model"] + carried, tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
+        script = (scripts or {}).get(m["model"])
+        name: object = Link(m["model"] + carried, f"{JOBS_FOLDER}/{script[0]}") if script else m["model"] + carried
+        rows.append([name, tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
                                                          for f in shown),
                      *(_pcc(m["pcc"].get(s)) for s in PCC_STAGES),
                      *(level_cell(m.get("level")) if m.get("level", {}).get("level") == level else "-"
@@ -195,6 +256,8 @@ def write(result, out: str) -> list:
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
     shown = status_page(result)
-    return [write_text_atomic(os.path.join(out, "status.md"), document_markdown(shown)),
+    scripts = dict(job_scripts(model_rows(result), result.tt).values())
+    return [replace_folder(os.path.join(out, JOBS_FOLDER), scripts),
+            write_text_atomic(os.path.join(out, "status.md"), document_markdown(shown)),
             write_text_atomic(os.path.join(out, "status.html"), document_html(shown)),
             write_text_atomic(os.path.join(out, "status.json"), json.dumps(data, indent=1, default=str) + "\n")]

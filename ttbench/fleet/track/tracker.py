@@ -40,6 +40,7 @@ class TrackResult:
     whole: int = 0  # jobs of the whole tracker (every architecture of every zoo), for the projection
     judged: Optional[dict] = None  # the rows against the expected-status table (statuses.against_expected)
     expected_path: Optional[str] = None
+    tt: bool = True  # whether the jobs went through the Tenstorrent stages
 
     @property
     def worse_than_expected(self) -> bool:
@@ -129,8 +130,8 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
             finally:
                 db.close()
     _shown(rows, groups)
-    result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, whole=_whole_size(frontends,
-                                                                                                  onnx_sample))
+    result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, tt=tt,
+                         whole=_whole_size(frontends, onnx_sample))
     if expected_table is not None:
         result.judged, result.expected_path = st.against_expected(rows, expected_table), expected
     db = results_db.connect_readonly(db_path) if from_run is not None else results_db.connect(db_path)
