@@ -223,6 +223,24 @@ def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_p
     assert row["failed_stage"] == "fx" and "crashed (SIGKILL)" in row["error"], row
 
 
+def test_a_job_forked_from_the_runs_zygote_gives_the_row_a_fresh_process_gives():
+    """Local jobs fork from one zygote that imported torch, transformers and torch-mlir once (proc/zygote.py):
+    the same job's row, numbers included, is the one a fresh `python -m` job writes."""
+    from ttbench.fleet import sweep
+    from ttbench.proc import zygote
+
+    def facts(row):
+        return {k: row.get(k) for k in ("furthest", "failed_stage", "error", "ops", "pcc", "stage_pcc", "coverage",
+                                        "embedded_bytes", "constant_bytes")}
+
+    fresh = sweep._child("hf/albert", "export", False, True, 600, programs=True)
+    with zygote.running([f"{sweep.JOB_MODULE}:preload"]) as z:
+        assert z is not None
+        forked = sweep._child("hf/albert", "export", False, True, 600, programs=True)
+    assert fresh["furthest"] == "stablehlo" and fresh["stage_pcc"]["stablehlo"] > 0.999, fresh
+    assert facts(forked) == facts(fresh)
+
+
 # --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------
 
 def _descendants(pid: int) -> set:

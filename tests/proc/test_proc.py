@@ -213,3 +213,32 @@ def test_a_live_folder_made_in_another_pid_namespace_is_not_taken_for_an_orphan(
         ns.wait()
         if folder:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_jobs_forked_from_a_zygote_end_as_fresh_processes_would(tmp_path, monkeypatch):
+    """A tracker job forked from the run's zygote (no imports paid again) is still a process of its own: its
+    environment, folder, output, exit code, crash and deadline are what `python -m` would give, a job's own child
+    goes with it at the deadline, and a lost zygote costs only the speed (the job runs fresh)."""
+    from ttbench.proc import zygote
+
+    module = "tests.proc.zygote_job"
+    env = {**os.environ, "ZYGOTE_TEST_VALUE": "given"}
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    with zygote.running(["json"]) as z:
+        assert z is not None
+        done = zygote.run_module(module, ["say", "3"], 60, env)
+        assert (done.returncode, done.timed_out) == (3, False)
+        assert done.stdout.split() == ["given", os.getcwd(), "['3']"] and done.stderr == "to stderr\n"
+        assert zygote.run_module(module, ["crash"], 60, env).returncode == -6  # SIGABRT, as subprocess says
+        raised = zygote.run_module(module, ["raise"], 60, env)
+        assert raised.returncode == 1 and "ValueError: the job's own error" in raised.stderr
+        marker = tmp_path / "grandchild.pid"
+        t0 = time.monotonic()
+        hung = zygote.run_module(module, ["hang", str(marker)], 3, env)
+        assert hung.timed_out and hung.returncode == -9 and time.monotonic() - t0 < 30
+        assert _gone(int(marker.read_text())), "the job's own child outlived the deadline"
+        z.proc.kill()  # the zygote itself lost: the next job runs as a fresh process
+        z.proc.wait()
+        again = zygote.run_module(module, ["say", "0"], 60, env)
+        assert again.returncode == 0 and again.stdout.split()[0] == "given"
+    assert not zygote._current

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import nullcontext
 import sys
 import threading
 import time
@@ -18,6 +19,7 @@ from ..core import FRONTEND_STAGES, FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGE
 from ..io import folders
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
+from ..proc import zygote
 from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
 from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
@@ -175,6 +177,21 @@ def _job_op_by_op(b, tt: bool) -> dict:
         return {"device": name, "error": str(exc), "ops": []}
 
 
+JOB_MODULE = "ttbench.fleet.sweep"  # `python -m` it with "job ..." (_job_main), or fork it from the run's zygote
+
+
+def preload() -> None:
+    """What every job imports before its work, imported once in the run's zygote (proc/zygote.py), in the order a
+    job imports it (the vision packages before transformers: hf_zoo._vision_packages_first)."""
+    from .. import hf_zoo
+    from ..pipeline import bringup  # noqa: F401
+    from ..stages.fx import on_meta  # noqa: F401
+
+    hf_zoo.architectures()
+    import torch_mlir.fx  # noqa: F401
+    from transformers import AutoModel  # noqa: F401
+
+
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
            programs: bool = False, opt_level: Optional[int] = None) -> dict:
     """One job in a child process of its own, a disposable job (proc.children.in_disposable_job): what ttbench
@@ -184,9 +201,10 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
     job that still dies, or hangs, is the row, with the stage it had reached (the job's stage marker)."""
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
-        cmd = [sys.executable, "-m", "ttbench.fleet.sweep", "job", model, frontend, out, str(int(tt)), str(int(run)),
-               str(int(ops)), str(int(programs)), "" if opt_level is None else str(opt_level)]
-        done = run_once(cmd, timeout, env={**os.environ, DISPOSABLE_JOB_ENV: "1"})
+        argv = ["job", model, frontend, out, str(int(tt)), str(int(run)), str(int(ops)), str(int(programs)),
+                "" if opt_level is None else str(opt_level)]
+        cmd = [sys.executable, "-m", JOB_MODULE, *argv]
+        done = zygote.run_module(JOB_MODULE, argv, timeout, {**os.environ, DISPOSABLE_JOB_ENV: "1"})
         rerun = None
         if done.returncode < 0 and not done.timed_out:  # crashed uncontained: once more, contained
             rerun = f"the job {describe_exit(done.returncode)} in {_stage_reached(out + STAGE_MARKER)[1] or '?'} " \
@@ -306,8 +324,10 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
             if p in previous:
                 rows[i] = carry.carried(previous[p], previous_run)
                 finished(i, rows[i])
-        ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level), timeout)
-                          for i in fresh], lambda k, row: finished(fresh[k], row))
+        # local jobs fork from one zygote that has imported what they import (Ray's run in their own workers)
+        with zygote.running([f"{JOB_MODULE}:preload"]) if runner.name == "local" and fresh else nullcontext():
+            ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level),
+                                            timeout) for i in fresh], lambda k, row: finished(fresh[k], row))
         for i, row in zip(fresh, ran):
             rows[i] = row
     finally:
