@@ -392,6 +392,22 @@ def test_a_rerun_with_nothing_changed_carries_every_job_over(tmp_path):
     assert not third.rows[0].get("carried_over")
 
 
+def test_a_stopped_run_started_again_runs_only_the_jobs_it_had_not_finished(tmp_path):
+    db = str(tmp_path / "db.sqlite")
+
+    def ctrl_c(phase, done, total, row):  # the user stops the run once its first job is in
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        track.track(["bert", "albert"], ("export",), onnx_sample=0, tt=False, jobs=1, triage=False, db_path=db,
+                    carry_over=True, progress=ctrl_c)
+    again = track.track(["bert", "albert"], ("export",), onnx_sample=0, tt=False, jobs=1, triage=False, db_path=db,
+                        carry_over=True)
+    stopped = again.run_id - 1
+    assert [(r["model"], r.get("carried_over")) for r in again.rows] == [("hf/bert", stopped), ("hf/albert", None)]
+    assert all(r["track_status"] == "passed" for r in again.rows)
+
+
 @pytest.mark.browser
 def test_the_status_page_sorts_filters_links_each_failure_to_its_reproduction_and_fits_1280px(tracked, tmp_path):
     from tests.browser import browser_page

@@ -234,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "again (an id or a label) and write its page")
     t.add_argument("--rerun-all", action="store_true", help="run every job again (default: a job whose model, "
                    "options, package versions and ttbench code are unchanged since the last complete track run in "
-                   "--db is carried over from it)")
+                   "--db, or since a later run that stopped part way finished it, is carried over from it)")
     t.add_argument("--expected", default=EXPECTED_STATUSES, metavar="PATH", help="the expected status per job "
                    "(default models/track_expected.json): the run exits 1 when a job is worse, and says which are better")
     t.add_argument("--update-expected", action="store_true", help="write this run's statuses into --expected "

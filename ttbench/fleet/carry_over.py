@@ -1,5 +1,6 @@
-"""Carried-over jobs: a job whose inputs are all unchanged since the last complete run of its kind is not run
-again; its row from that run is taken, marked `carried_over` with the run's id.
+"""Carried-over jobs: a job whose inputs are all unchanged since the last complete run of its kind (or since a later
+run that stopped part way and had finished it) is not run again; its row from that run is taken, marked
+`carried_over` with the run's id.
 
 A job's fingerprint covers what can change its row: the model and frontend, the job's options, the versions of
 every package that shapes the result (optional.versions: torch, torch-mlir, transformers, timm, the TT
@@ -60,14 +61,17 @@ def fingerprint(model: str, frontend: str, options: dict) -> str:
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def previous_rows(db, kind: str) -> tuple:
-    """(id of the last complete run of `kind`, {fingerprint: row}) to carry over from; (None, {}) without one."""
-    complete = results_db.run_ids(db, kind, complete_only=True)
-    if not complete:
-        return None, {}
-    run_id = complete[-1]
-    rows = results_db.job_rows(db, run_id)
-    return run_id, {r["fingerprint"]: r for r in rows if r.get("fingerprint")}
+def previous_rows(db, kind: str) -> dict:
+    """{fingerprint: (run id, row)} to carry over: the last complete run of `kind`, and the jobs that runs stopped
+    part way since then finished (a killed or interrupted run resumes where it stopped; the newest row wins)."""
+    last = max(results_db.run_ids(db, kind, complete_only=True), default=None)
+    taken: dict = {}
+    for run_id in results_db.run_ids(db, kind):
+        if last is None or run_id >= last:
+            for row in results_db.job_rows(db, run_id):
+                if row.get("fingerprint"):
+                    taken[row["fingerprint"]] = (run_id, row)
+    return taken
 
 
 def carried(row: dict, run_id: Optional[int]) -> dict:

@@ -285,8 +285,8 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
              carry_over: bool = False) -> list:
     """The bringup jobs of `todo` ((model, frontend) pairs, checked by the caller) as rows (see sweep); the run is
     recorded as `kind` ("sweep", "track"), so history compares it with the run of its kind before it.
-    `carry_over` (with a database): a job unchanged since the last complete run of its kind is not run, its row
-    taken from that run (carry_over.py)."""
+    `carry_over` (with a database): a job unchanged since the last complete run of its kind, or finished by a later
+    run that stopped part way, is not run, its row taken from that run (carry_over.py)."""
     if jobs < 1:
         raise BadInput(f"--jobs must be at least 1, got {jobs}")
     if engine not in (None, *executors.ENGINES):
@@ -298,7 +298,7 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
     options = {"tt": tt, "run": run, "ops": ops, "programs": programs, "opt_level": opt_level}
     prints = [carry.fingerprint(m, f, options) for m, f in todo]
-    previous_run, previous = carry.previous_rows(db, kind) if db is not None and carry_over else (None, {})
+    previous = carry.previous_rows(db, kind) if db is not None and carry_over else {}
     runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
     if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
         run_id = results_db.start_run(db, kind, label)
@@ -322,7 +322,7 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     try:
         for i, p in enumerate(prints):
             if p in previous:
-                rows[i] = carry.carried(previous[p], previous_run)
+                rows[i] = carry.carried(previous[p][1], previous[p][0])
                 finished(i, rows[i])
         # local jobs fork from one zygote that has imported what they import (Ray's run in their own workers)
         with zygote.running([f"{JOB_MODULE}:preload"]) if runner.name == "local" and fresh else nullcontext():
