@@ -241,6 +241,23 @@ def test_a_job_forked_from_the_runs_zygote_gives_the_row_a_fresh_process_gives()
     assert facts(forked) == facts(fresh)
 
 
+def test_a_model_that_raises_on_its_inputs_is_its_frontends_failure_not_a_dead_job(tmp_path):
+    """In a notebook the eager check's refusal is bad input; in a job it is the row: the model's frontend failure,
+    said as what the model raised (it read "job exited with code 1 in fx: ttbench.core.BadInput: ...")."""
+    zoo = tmp_path / "zoo"
+    (zoo / "tiny").mkdir(parents=True)
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="raise ValueError('no such input')"))
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
+                        "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
+                       capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+    row = json.loads((out / "status.json").read_text())["rows"][0]
+    assert r.returncode == 1 and row["failed_stage"] == "fx", (r.stdout, r.stderr)
+    assert row["error"].startswith("fx: the model did not run on its example inputs: the model raised ValueError: "
+                                   "no such input"), row["error"]
+    assert "job exited" not in row["error"] and "BadInput" not in row["error"]
+
+
 # --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------
 
 def _descendants(pid: int) -> set:

@@ -49,23 +49,28 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
     from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
+    first = FRONTEND_STAGES[frontend][0]
+
+    def not_started(**facts) -> dict:  # a row that never reached the frontend's first stage's work
+        return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": first,
+                "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1), **facts}
+
     try:
         m, x = models.load(model)
     except Exception as exc:  # the model itself did not build: its frontend's first stage did not start
-        first = FRONTEND_STAGES[frontend][0]
         if on_stage:
             on_stage(first)
         why = "internal error in ttbench while building the model" if is_internal_error(exc) else \
             "the model did not build"
-        return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": first,
-                "error": f"{first}: {why}: {type(exc).__name__}: {str(exc).strip()[:300]}",
-                "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
+        return not_started(error=f"{first}: {why}: {type(exc).__name__}: {str(exc).strip()[:300]}")
     meta = on_meta(m)
     if meta and frontend != "export":  # the other frontends run the model, and it has no numbers
-        return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": None,
-                "error": None, "not_applicable": "built on the meta device: only torch.export traces it",
-                "pcc": None, "run_ok": None, "seconds": round(time.perf_counter() - t0, 1)}
-    b = bringup(m, x, frontend=frontend, tt=tt, name=model, progress=on_stage or False)
+        return not_started(failed_stage=None, error=None,
+                           not_applicable="built on the meta device: only torch.export traces it")
+    try:
+        b = bringup(m, x, frontend=frontend, tt=tt, name=model, progress=on_stage or False)
+    except BadInput as exc:  # the model refused its own inputs (the eager check): the frontend's failure, a row
+        return not_started(error=f"{first}: the model did not run on its example inputs: {str(exc).strip()[:400]}")
     ok_stages = [n for n, s in b.stages.items() if s.ok]
     failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
