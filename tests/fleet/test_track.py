@@ -151,7 +151,7 @@ def test_the_tracker_runs_its_jobs_on_ray_too(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     (row,) = json.loads((out / "status.json").read_text())["rows"]
     assert row["model"] == "hf/bert" and row["furthest"] == "stablehlo" and row["stage_pcc"]["stablehlo"] > 0.999
-    assert "| hf/bert | passed | stablehlo |" in (out / "status.md").read_text()
+    assert "| [hf/bert](jobs/hf_bert.sh) | passed | stablehlo |" in (out / "status.md").read_text()
 
 
 def test_an_op_script_of_several_inputs_and_a_transposed_one_runs_through_torch_mlir(tmp_path):
