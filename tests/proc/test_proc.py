@@ -190,6 +190,8 @@ while True:  # fork until this namespace hands out a pid that names no process o
             time.sleep(60)
         os._exit(0)
     os.waitpid(child, 0)
+    if child in dead_on_host:
+        break  # found (and the test is over): forking on would spin until someone kills it
 '''
 
 
@@ -201,8 +203,11 @@ def test_a_live_folder_made_in_another_pid_namespace_is_not_taken_for_an_orphan(
     from ttbench.proc.scratch import remove_orphans
 
     dead = [str(p) for p in range(50, 2000) if not psutil.pid_exists(p)][:200]
-    ns = subprocess.Popen(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", sys.executable,
-                           "-c", IN_ANOTHER_PID_NAMESPACE, ",".join(dead)], stdout=subprocess.PIPE, text=True)
+    # --kill-child: killing unshare ends the namespace's first process, and so every process in it (a killed unshare
+    # used to leave the forking script behind, spinning on a CPU long after the test)
+    ns = subprocess.Popen(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc",
+                           sys.executable, "-c", IN_ANOTHER_PID_NAMESPACE, ",".join(dead)], stdout=subprocess.PIPE,
+                          text=True)
     try:
         folder = ns.stdout.readline().strip()
         assert folder and os.path.isdir(folder), folder
