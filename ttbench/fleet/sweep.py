@@ -188,9 +188,9 @@ JOB_MODULE = "ttbench.fleet.sweep"  # `python -m` it with "job ..." (_job_main),
 def preload() -> None:
     """What every job imports before its work, imported once in the run's zygote (proc/zygote.py), in the order a
     job imports it (the vision packages before transformers: hf_zoo._vision_packages_first)."""
-    from .. import hf_zoo
-    from ..pipeline import bringup  # noqa: F401
-    from ..stages.fx import on_meta  # noqa: F401
+    from .. import hf_zoo  # lazy: only the zygote imports what the jobs need
+    from ..pipeline import bringup  # noqa: F401  # lazy: only the zygote imports what the jobs need
+    from ..stages.fx import on_meta  # noqa: F401  # lazy: only the zygote imports what the jobs need
 
     hf_zoo.architectures()
     import torch_mlir.fx  # noqa: F401

@@ -17,6 +17,28 @@ def protocol_stream():
     return proto
 
 
+def forking_server_replies() -> int:
+    """For a server that forks its jobs (proc/zygote.py): a descriptor of the real stdout, for replies only; fd 1
+    now goes to /dev/null, so neither the server nor a job it forks can write into the replies."""
+    replies = os.dup(1)
+    quiet = os.open(os.devnull, os.O_RDWR)
+    os.dup2(quiet, 1)
+    os.close(quiet)
+    return replies
+
+
+def forked_job_stdio(out_path: str, err_path: str) -> None:
+    """In a job forked from such a server: no stdin, stdout and stderr into these files (what a fresh process's
+    would be captured into)."""
+    quiet = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(quiet, 0)
+    os.close(quiet)
+    for fd, path in ((1, out_path), (2, err_path)):
+        opened = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(opened, fd)
+        os.close(opened)
+
+
 def one_line(exc: BaseException, limit: int = 2000) -> str:
     return f"{type(exc).__name__}: {exc}".strip()[:limit]
 

@@ -22,15 +22,18 @@ import importlib
 import itertools
 import json
 import os
+import runpy
 import select
 import signal
 import subprocess
 import sys
 import threading
 import time
+import traceback
 from typing import Iterator, Optional
 
 from .children import PARENT_ENV, DEATHSIG_ENV, Finished, kill_group, run_once, start, watch_parent
+from .line_protocol import forked_job_stdio, forking_server_replies
 from .scratch import temp_folder
 
 READY_TIMEOUT_S = 300.0  # the imports on a loaded machine; past it the run goes on without a zygote
@@ -144,9 +147,7 @@ def _serve(preload: list) -> None:
         loaded = importlib.import_module(module)
         if function:
             getattr(loaded, function)()
-    replies = os.dup(1)
-    quiet = os.open(os.devnull, os.O_RDWR)
-    os.dup2(quiet, 1)  # nothing of the zygote's own, or a job's, reaches the reply pipe but the replies
+    replies = forking_server_replies()  # nothing of the zygote's own, or a job's, reaches the replies
     os.write(replies, b"ready\n")
     jobs: dict = {}  # pid -> [id, deadline, timed_out]
     pending = b""  # read unbuffered: a line left in a file object's buffer is invisible to select
@@ -166,7 +167,7 @@ def _serve(preload: list) -> None:
                     request = json.loads(line)
                     pid = os.fork()
                     if pid == 0:
-                        _job(request, replies, quiet)
+                        _job(request, replies)
                     jobs[pid] = [request["id"], time.monotonic() + float(request["timeout"]), False]
         now = time.monotonic()
         for pid, job in jobs.items():
@@ -193,34 +194,26 @@ def _end(pid: int) -> None:
             kill(pid, signal.SIGKILL)
 
 
-def _job(request: dict, replies: int, quiet: int) -> None:
+def _job(request: dict, replies: int) -> None:
     """In the forked copy: a session of its own, the job's environment, folder and output files, then the module
     as `python -m` runs it; never returns."""
     code = 1
     try:
         os.setsid()
         os.close(replies)
-        os.dup2(quiet, 0)
-        for fd, path in ((1, request["out"]), (2, request["err"])):
-            opened = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(opened, fd)
-            os.close(opened)
+        forked_job_stdio(request["out"], request["err"])
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.environ.clear()
         os.environ.update(request["env"])
         os.environ[PARENT_ENV], os.environ[DEATHSIG_ENV] = str(os.getppid()), "1"  # dies with the zygote
         os.chdir(request["cwd"])
         sys.argv = [request["module"], *request["argv"]]
-        import runpy
-
         try:
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:  # noqa: B902 - the job's own traceback, in its stderr file, as python -m would print it
-        import traceback
-
         traceback.print_exc()
     finally:
         with contextlib.suppress(Exception):
