@@ -26,9 +26,10 @@ def model_rows(result) -> list:
     by_model: dict = {}
     for r in result.rows:
         entry = by_model.setdefault(r["model"], {"model": r["model"], "furthest": {}, "pcc": {}, "seconds": 0.0,
-                                                 "failures": [], "statuses": {}, "repros": [], "carried": None})
+                                                 "failures": [], "statuses": {}, "repros": [], "carried": None,
+                                                 "jobs": []})
         entry["furthest"][r["frontend"]] = r.get("furthest") or "-"
-        entry.setdefault("jobs", []).append(r)
+        entry["jobs"].append(r)
         if r.get("track_status"):
             entry["statuses"][r["frontend"]] = r["track_status"]
         repro = repros.get(f"{r['model']}/{r['frontend']}")
@@ -200,7 +201,7 @@ def job_scripts(models: list, tt: bool) -> dict:
         taken.add(name)
         lines = ["#!/bin/sh", f"# {_comment(m['model'])}: its tracker jobs again, each writing every stage it "
                  "reaches into the folder named after it (--out)"]
-        for r in m.get("jobs", []):
+        for r in m["jobs"]:
             lines += [f"# {_comment(r.get('frontend'))}: {_comment(r.get('track_status') or '?')}",
                       job_command(r, tt)]
         scripts[m["model"]] = (f"{name}.sh", "\n".join(lines) + "\n")
