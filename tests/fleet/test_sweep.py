@@ -205,19 +205,23 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
 
 
-def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_path):
-    """Inside a sweep or tracker job the eager check runs in the job process, not in a fork of it (the job is
-    the container, issue 43): a model that kills its process when run kills the job, and the row says where; run
-    again with ttbench's containment, it is still a failure of that stage, said as the contained check says it."""
+def _sweep_one_tiny(tmp_path, body: str) -> tuple:
+    """`ttbench sweep` (export, no TT, no run) of a one-model zoo whose forward runs `body`: (the process, its row)."""
     zoo = tmp_path / "zoo"
     (zoo / "tiny").mkdir(parents=True)
-    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="import os, signal; os.kill(os.getpid(), "
-                                                                    "signal.SIGKILL)"))
+    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body=body))
     out = tmp_path / "out"
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
                         "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
                        capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
-    row = json.loads((out / "status.json").read_text())["rows"][0]
+    return r, json.loads((out / "status.json").read_text())["rows"][0]
+
+
+def test_a_job_is_its_own_container_and_a_crash_names_the_stage_it_reached(tmp_path):
+    """Inside a sweep or tracker job the eager check runs in the job process, not in a fork of it (the job is
+    the container, issue 43): a model that kills its process when run kills the job, and the row says where; run
+    again with ttbench's containment, it is still a failure of that stage, said as the contained check says it."""
+    r, row = _sweep_one_tiny(tmp_path, "import os, signal; os.kill(os.getpid(), signal.SIGKILL)")
     assert r.returncode == 1 and row["status"] == "new failure", (r.stdout, r.stderr)
     assert "killed by SIGKILL in fx without ttbench's containment" in row["contained_rerun"], row
     assert row["failed_stage"] == "fx" and "crashed (SIGKILL)" in row["error"], row
@@ -244,14 +248,7 @@ def test_a_job_forked_from_the_runs_zygote_gives_the_row_a_fresh_process_gives()
 def test_a_model_that_raises_on_its_inputs_is_its_frontends_failure_not_a_dead_job(tmp_path):
     """In a notebook the eager check's refusal is bad input; in a job it is the row: the model's frontend failure,
     said as what the model raised (it read "job exited with code 1 in fx: ttbench.core.BadInput: ...")."""
-    zoo = tmp_path / "zoo"
-    (zoo / "tiny").mkdir(parents=True)
-    (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body="raise ValueError('no such input')"))
-    out = tmp_path / "out"
-    r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
-                        "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
-                       capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
-    row = json.loads((out / "status.json").read_text())["rows"][0]
+    r, row = _sweep_one_tiny(tmp_path, "raise ValueError('no such input')")
     assert r.returncode == 1 and row["failed_stage"] == "fx", (r.stdout, r.stderr)
     assert row["error"].startswith("fx: the model did not run on its example inputs: the model raised ValueError: "
                                    "no such input"), row["error"]
