@@ -392,6 +392,38 @@ def test_a_rerun_with_nothing_changed_carries_every_job_over(tmp_path):
     assert not third.rows[0].get("carried_over")
 
 
+def test_a_package_bump_reruns_only_the_jobs_that_reached_its_stages(tmp_path, monkeypatch):
+    """hf/gpt2 fails in torch.export (fx), hf/bert goes through torch-mlir to StableHLO: a new torch-mlir cannot
+    change gpt2's row (it never reached torch-mlir), so only bert runs again; a new transformers builds both."""
+    from ttbench.fleet import sweep
+
+    db = str(tmp_path / "db.sqlite")
+
+    def tracked(archs):
+        return track.track(archs, ("export",), onnx_sample=0, tt=False, jobs=2, triage=False, db_path=db,
+                           carry_over=True)
+
+    first = tracked(["gpt2", "bert"])
+    assert [(r["model"], r["failed_stage"]) for r in first.rows] == [("hf/gpt2", "fx"), ("hf/bert", None)]
+    installed = sweep.versions()
+    monkeypatch.setattr(sweep, "versions", lambda: {**installed, "torch-mlir": installed["torch-mlir"] + ".1"})
+    bumped = tracked(["gpt2", "bert"])
+    assert [(r["model"], r.get("carried_over")) for r in bumped.rows] == [("hf/gpt2", first.run_id),
+                                                                          ("hf/bert", None)]
+    assert [r["track_status"] for r in bumped.rows] == [r["track_status"] for r in first.rows]
+    monkeypatch.setattr(sweep, "versions", lambda: {**installed, "torch-mlir": installed["torch-mlir"] + ".1",
+                                                    "transformers": installed["transformers"] + ".1"})
+    assert not tracked(["gpt2"]).rows[0].get("carried_over")
+    # a timm model is built without transformers: a new transformers leaves every timm job's fingerprint alone
+    from ttbench.fleet import carry_over
+
+    options = {"tt": True, "run": True, "ops": False, "programs": True, "opt_level": None}
+    prints = carry_over.fingerprints("timm/resnet", "export", options, installed)
+    assert prints == carry_over.fingerprints("timm/resnet", "export", options, {**installed, "transformers": "9"})
+    assert not set(prints) & set(carry_over.fingerprints("timm/resnet", "export", options,
+                                                         {**installed, "timm": "9"}))
+
+
 def test_a_stopped_run_started_again_runs_only_the_jobs_it_had_not_finished(tmp_path):
     db = str(tmp_path / "db.sqlite")
 

@@ -19,6 +19,7 @@ from ..core import FRONTEND_STAGES, FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGE
 from ..io import folders
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
+from ..optional import versions
 from ..proc import zygote
 from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
 from ..proc.client import describe_exit
@@ -302,8 +303,9 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     if db_path:
         db = results_db.connect(db_path)  # before any work: a bad path is a one-line error
     options = {"tt": tt, "run": run, "ops": ops, "programs": programs, "opt_level": opt_level}
-    prints = [carry.fingerprint(m, f, options) for m, f in todo]
+    installed = versions()
     previous = carry.previous_rows(db, kind) if db is not None and carry_over else {}
+    taken_rows = [carry.lookup(carry.fingerprints(m, f, options, installed), previous) for m, f in todo]
     runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
     if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
         run_id = results_db.start_run(db, kind, label)
@@ -312,7 +314,7 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     def finished(index, row):
         model, frontend = todo[index]
         row.setdefault("params", "args")
-        row["fingerprint"] = prints[index]
+        row["fingerprint"] = carry.row_fingerprint(model, frontend, row, options, installed)
         row["status"] = classify(row, known)
         row["known_reason"] = (known.get(f"{model}/{frontend}") or {}).get("reason")
         with lock:  # one writer: sqlite connections are not shared between threads unguarded
@@ -322,12 +324,12 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
         if progress:
             progress(done[0], len(todo), row)
 
-    fresh = [i for i, p in enumerate(prints) if p not in previous]
+    fresh = [i for i, taken in enumerate(taken_rows) if taken is None]
     rows = [None] * len(todo)
     try:
-        for i, p in enumerate(prints):
-            if p in previous:
-                rows[i] = carry.carried(previous[p][1], previous[p][0])
+        for i, taken in enumerate(taken_rows):
+            if taken is not None:
+                rows[i] = carry.carried(taken[1], taken[0])
                 finished(i, rows[i])
         # local jobs fork from one zygote that has imported what they import (Ray's run in their own workers)
         with zygote.running([f"{JOB_MODULE}:preload"]) if runner.name == "local" and fresh else nullcontext():

@@ -86,7 +86,7 @@ def _timing(result, c: dict) -> str:
     if result.seconds is None:
         return f"{c['jobs']} jobs of track run {result.run_id}, triaged again (their wall time was not recorded)."
     carried = (f", {c['carried_over']} of them carried over from run(s) {', '.join(map(str, c['carried_from']))} "
-               "(model, options, package versions and ttbench code unchanged: not run again)"
+               "(model, options, ttbench code and the packages of every stage they reached unchanged: not run again)"
                if c["carried_over"] else "")
     return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time){carried}."
 
