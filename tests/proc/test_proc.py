@@ -242,6 +242,15 @@ def test_jobs_forked_from_a_zygote_end_as_fresh_processes_would(tmp_path, monkey
         hung = zygote.run_module(module, ["hang", str(marker)], 3, env)
         assert hung.timed_out and hung.returncode == -9 and time.monotonic() - t0 < 30
         assert _gone(int(marker.read_text())), "the job's own child outlived the deadline"
+        # a script by path (the tracker's bare route) as `python -I` runs it: in its folder, as __main__, with
+        # neither the zygote's folder nor its own on the path (a module beside it must not shadow a package)
+        script = tmp_path / "bare.py"
+        script.write_text(f"import os, sys\nprint(__name__, os.getcwd(), os.getcwd() in sys.path, '' in sys.path,"
+                          f" {os.getcwd()!r} in sys.path)\nsys.exit(4)\n")
+        forked = zygote.run_path(str(script), 60, env)
+        fresh = subprocess.run([sys.executable, "-I", str(script)], cwd=tmp_path, capture_output=True, text=True)
+        assert (forked.returncode, forked.stdout) == (fresh.returncode, fresh.stdout) == (4, f"__main__ {tmp_path}"
+                                                                                             " False False False\n")
         z.proc.kill()  # the zygote itself lost: the next job runs as a fresh process
         z.proc.wait()
         again = zygote.run_module(module, ["say", "0"], 60, env)

@@ -5,6 +5,7 @@ torch-mlir and ttbench's pipeline on this 2-core machine; the fork costs millise
 
     with zygote.running(["ttbench.fleet.sweep:preload"]):   # one per run (LocalEngine.run)
         done = zygote.run_module("ttbench.fleet.sweep", ["job", ...], timeout, env)   # a children.Finished
+        done = zygote.run_path("/tmp/x/script.py", timeout, env)   # a script, as `python -I` runs it
 
 Fork safety: the zygote only imports (no torch op runs in it, so OpenMP's thread pool is first made in a job) and
 forks from its one thread that matters (the parent watchdog holds no lock the child needs). It lives for one run:
@@ -12,7 +13,7 @@ the TTBENCH_* settings its imports read are the run's. A job's process is its ow
 whole group when its time is up, as run_once does) and dies with the zygote, which dies with the run.
 Where no zygote runs (a Ray worker, a test calling a job directly) run_module is run_once of `python -m MODULE`.
 
-Protocol, a line each way: {"id", "module", "argv", "env", "cwd", "out", "err", "timeout"} in; "ready" once, then
+Protocol, a line each way: {"id", "module" or "path", "argv", "env", "cwd", "out", "err", "timeout"} in; "ready" once, then
 "exited ID RETURNCODE TIMED_OUT" out (RETURNCODE negative: the signal that ended it, as subprocess says).
 """
 from __future__ import annotations
@@ -71,13 +72,14 @@ class Zygote:
             for slot in self.waiting.values():
                 slot[0].set()
 
-    def run(self, module: str, argv: list, timeout: float, env: dict, cwd: Optional[str] = None) -> Finished:
+    def run(self, target: dict, argv: list, timeout: float, env: dict, cwd: Optional[str] = None) -> Finished:
+        """`target`: {"module": NAME} (as `python -m` runs it) or {"path": SCRIPT} (as `python -I` runs it)."""
         t0 = time.perf_counter()
         with temp_folder("ttbench-zygote-job-") as tmp:
             out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
             job_id = next(self.ids)
             slot: list = [threading.Event(), None]
-            request = {"id": job_id, "module": module, "argv": argv, "env": env, "cwd": cwd or os.getcwd(),
+            request = {"id": job_id, **target, "argv": argv, "env": env, "cwd": cwd or os.getcwd(),
                        "out": out, "err": err, "timeout": timeout}
             with self.lock:
                 self.waiting[job_id] = slot
@@ -132,13 +134,30 @@ def run_module(module: str, argv: list, timeout: float, env: dict) -> Finished:
     zygote = _current
     if zygote is not None:
         try:
-            return zygote.run(module, argv, timeout, env)
+            return zygote.run({"module": module}, argv, timeout, env)
         except ZygoteLost:
             pass
     return run_once([sys.executable, "-m", module, *argv], timeout, env=env)
 
 
+def run_path(path: str, timeout: float, env: dict) -> Finished:
+    """`python -I PATH` to its end in PATH's folder, forked from the run's zygote where one runs (run_once
+    otherwise). A script forked from a zygote finds the zygote's imports done: its zygote must preload only what
+    the script would import itself (never a module that changes what the script's own imports find)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    zygote = _current
+    if zygote is not None:
+        try:
+            return zygote.run({"path": os.path.abspath(path)}, [], timeout, env, cwd=folder)
+        except ZygoteLost:
+            pass
+    return run_once([sys.executable, "-I", path], timeout, env=env, cwd=folder)
+
+
 # --- the zygote's side ----------------------------------------------------------------------------------------------
+
+_started_in = os.getcwd()  # `python -m` put it first on the zygote's path; `python -I PATH` would not
+
 
 def _serve(preload: list) -> None:
     watch_parent()  # the run that started it
@@ -207,9 +226,14 @@ def _job(request: dict, replies: int) -> None:
         os.environ.update(request["env"])
         os.environ[PARENT_ENV], os.environ[DEATHSIG_ENV] = str(os.getppid()), "1"  # dies with the zygote
         os.chdir(request["cwd"])
-        sys.argv = [request["module"], *request["argv"]]
         try:
-            runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+            if "path" in request:  # as `python -I PATH`: neither the zygote's folder nor the script's on the path
+                sys.argv = [request["path"], *request["argv"]]
+                sys.path[:] = [p for p in sys.path if p not in ("", _started_in)]
+                runpy.run_path(request["path"], run_name="__main__")
+            else:
+                sys.argv = [request["module"], *request["argv"]]
+                runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

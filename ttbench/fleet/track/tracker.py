@@ -6,14 +6,17 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ... import hf_zoo, vision_zoo
 from ...core import TORCH_MLIR_STAGES, BadInput
 from ...io.atomic import write_text_atomic
+from ...proc import zygote
 from ...proc.children import run_once
 from ...proc.client import describe_exit
 from ...proc.scratch import temp_folder
@@ -205,7 +208,8 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
             to_tt = tt and tr.bare_step(row.get("failed_stage")) == "tt"  # the plugin only where ttbench failed in it
             path = tr.write_bare_script(row["model"], row["frontend"], folder, to_tt, row.get("failed_stage") or "?",
                                         tr.shown(row.get("error") or "?"))
-            run = tr.run_script(path, tr.BARE_TIMEOUT_S, to_tt) if path else None
+            forked = row["frontend"] == "export" and not to_tt  # what BARE_PRELOAD is made for
+            run = tr.run_script(path, tr.BARE_TIMEOUT_S, to_tt, forked) if path else None
             row["verdict"], row["why"] = tr.verdict(row, run)
             row["bare"] = None if run is None else {"reached": run.reached, "passed": run.passed, "error": run.error}
             done[0] += 1
@@ -213,7 +217,8 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
                 progress("triage", done[0], len(failed), row)
             return path, run
 
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        # the bare runs fork from one zygote (the reproductions below are checked in fresh interpreters)
+        with zygote.running(tr.BARE_PRELOAD) if failed else nullcontext(), ThreadPoolExecutor(jobs) as pool:
             bare_runs = dict(zip((id(r) for r in failed), pool.map(bare, enumerate(failed))))
         groups = tr.group_rows(failed)
         if repro_root is not None:
@@ -222,10 +227,14 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
             if os.path.isdir(repro_root):
                 shutil.move(repro_root, kept)  # the previous run's reproductions: this run's replace them whole
             by_job = {f"{r['model']}/{r['frontend']}": r for r in failed}
-            for i, group in enumerate(groups):
-                folder = os.path.join(repro_root, _folder_name(i, group))
-                if _keep_reproduction(group, by_job, earlier, kept, folder, repro_root):
-                    continue
+            folders = [os.path.join(repro_root, _folder_name(i, group)) for i, group in enumerate(groups)]
+            todo = [(g, f) for g, f in zip(groups, folders)
+                    if not _keep_reproduction(g, by_job, earlier, kept, f, repro_root)]
+            made = [len(groups) - len(todo)]
+            lock = threading.Lock()
+
+            def reproduce(group_folder) -> None:  # each group's in its own folder: `jobs` groups at a time
+                group, folder = group_folder
                 first = next((by_job[j] for j in group.jobs if bare_runs[id(by_job[j])][0] is not None),
                              by_job[group.jobs[0]])
                 make_repro(group, first, bare_runs[id(first)], folder, repro_root)
@@ -233,7 +242,12 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
                 group.repro_file = os.path.relpath(os.path.join(folder, opened), repro_root) if opened else None
                 if progress:
                     state = {True: "reproduces", False: "not reproduced", None: group.verdict}[group.reproduces]
-                    progress("repros", i + 1, len(groups), {**first, "verdict": f"{group.stage}: {state}"})
+                    with lock:
+                        made[0] += 1
+                        progress("repros", made[0], len(groups), {**first, "verdict": f"{group.stage}: {state}"})
+
+            with ThreadPoolExecutor(jobs) as pool:
+                list(pool.map(reproduce, todo))
     return groups
 
 

@@ -31,10 +31,15 @@ from ... import hf_zoo, models, vision_zoo
 from ...core import PCC_STAGES
 from ...io.atomic import write_text_atomic
 from ...optional import versions
+from ...proc import zygote
 from ...proc.children import run_once, watch_parent
 from .scripts import BARE_STEPS, hf_model_script, op_script, vision_model_script
 
 BARE_TIMEOUT_S = 300.0
+# What the triage's zygote imports before it forks each bare script of the export route: what every such script
+# imports first itself (~4 s of a bare run here), nothing more (transformers, timm, torchvision: only some scripts
+# import them, and whether one is there changes what the others find).
+BARE_PRELOAD = ["torch", "torch_mlir.fx", "torch_mlir.extras.fx_decomp_util"]
 REPRO_TIMEOUT_S = 600.0
 TT_STAGES = ("ttir", "ttnn", "flatbuffer", "tt")
 _OP_NAMED = re.compile(r"\b((?:stablehlo|ttir|ttnn)\.[a-z_0-9]+)")
@@ -117,9 +122,11 @@ _DIAGNOSTIC = re.compile(r"\berror: (.+)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def run_script(path: str, timeout: float, tt: bool) -> BareRun:
+def run_script(path: str, timeout: float, tt: bool, forked: bool = False) -> BareRun:
     """The script in a fresh interpreter (-I: no ttbench on its path but what the venv installs), with the
-    plugin's compile-only settings and lock when it compiles for Tenstorrent."""
+    plugin's compile-only settings and lock when it compiles for Tenstorrent. `forked` (an export-route script
+    that stops before the plugin): forked from the triage's zygote where one runs (BARE_PRELOAD), as fresh
+    otherwise."""
     path = os.path.abspath(path)  # it runs in its own folder
     if tt:
         from ...tt import plugin  # lazy: only TT scripts need the descriptor and the lock
@@ -127,6 +134,8 @@ def run_script(path: str, timeout: float, tt: bool) -> BareRun:
         done = plugin.run_script(path, timeout)
         if done is None:
             return BareRun(None, False, f"the Tenstorrent plugin stayed busy for {timeout:g} s")
+    elif forked:
+        done = zygote.run_path(path, timeout, dict(os.environ))
     else:
         done = run_once([sys.executable, "-I", path], timeout, cwd=os.path.dirname(path))
     steps = [l.split(" ", 1)[1].strip() for l in done.stdout.splitlines() if l.startswith("stage ")]
