@@ -205,14 +205,16 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
 
 
-def _sweep_one_tiny(tmp_path, body: str) -> tuple:
-    """`ttbench sweep` (export, no TT, no run) of a one-model zoo whose forward runs `body`: (the process, its row)."""
+def _sweep_one_tiny(tmp_path, body: str, run: bool = False) -> tuple:
+    """`ttbench sweep` (export, no TT, no CPU run unless `run`) of a one-model zoo whose forward runs `body`: (the
+    process, its row)."""
     zoo = tmp_path / "zoo"
     (zoo / "tiny").mkdir(parents=True)
     (zoo / "tiny" / "loader.py").write_text(TINY_LOADER.format(body=body))
     out = tmp_path / "out"
     r = subprocess.run([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny", "--frontends", "export",
-                        "--no-tt", "--no-run", "--known", str(tmp_path / "none.json"), "--out", str(out)],
+                        "--no-tt", *([] if run else ["--no-run"]), "--known", str(tmp_path / "none.json"),
+                        "--out", str(out)],
                        capture_output=True, text=True, timeout=600, env={**os.environ, "TTBENCH_MODELS": str(zoo)})
     return r, json.loads((out / "status.json").read_text())["rows"][0]
 
@@ -253,6 +255,17 @@ def test_a_model_that_raises_on_its_inputs_is_its_frontends_failure_not_a_dead_j
     assert row["error"].startswith("fx: the model did not run on its example inputs: the model raised ValueError: "
                                    "no such input"), row["error"]
     assert "job exited" not in row["error"] and "BadInput" not in row["error"]
+
+
+@pytest.mark.parametrize("run", [False, True], ids=["compile only", "with the CPU run"])
+def test_a_model_that_exports_but_cannot_run_eagerly_is_the_same_row_in_a_job(tmp_path, run):
+    """A job does not run the model eagerly before its export (issue 43: the job process is the container, and
+    the forward pass was work the bare route does not do); a model that traces but raises when run eagerly is
+    still its frontend's failure, as where the check runs up front, not a pass or torch-mlir's wrong numbers."""
+    r, row = _sweep_one_tiny(tmp_path, "if not torch.compiler.is_exporting(): raise ValueError('eager only')", run)
+    assert r.returncode == 1 and row["failed_stage"] == "fx", (r.stdout, r.stderr, row)
+    assert row["error"].startswith("fx: the model did not run on its example inputs: the model raised ValueError: "
+                                   "eager only"), row["error"]
 
 
 # --- Ray on a shared machine (issue 28, item 4) ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
 from ..optional import versions
 from ..proc import zygote
-from ..proc.children import DISPOSABLE_JOB_ENV, run_once, watch_parent
+from ..proc.children import DISPOSABLE_JOB_ENV, in_disposable_job, run_once, watch_parent
 from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
 from ..render.tables import html_table
@@ -30,6 +30,7 @@ from . import carry_over as carry, executors, op_support, results_db
 from .op_support import job_ops
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
+DID_NOT_RUN = "the model did not run on its example inputs"  # a job's row when the model raises on its own inputs
 JOB_TIMEOUT_S = 1200
 
 
@@ -47,7 +48,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
     at that optimization level, row["level"] says how (level_row). `on_stage(name)`: called as each stage starts
     (the job's marker: a job that dies says the stage it reached)."""
     from ..pipeline import bringup, is_internal_error  # lazy: imports torch (~2.5 s)
-    from ..stages.fx import on_meta  # lazy: imports torch (~2.5 s)
+    from ..stages.fx import check_inputs, on_meta  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
     first = FRONTEND_STAGES[frontend][0]
@@ -71,7 +72,7 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
     try:
         b = bringup(m, x, frontend=frontend, tt=tt, name=model, progress=on_stage or False)
     except BadInput as exc:  # the model refused its own inputs (the eager check): the frontend's failure, a row
-        return not_started(error=f"{first}: the model did not run on its example inputs: {str(exc).strip()[:400]}")
+        return not_started(error=f"{first}: {DID_NOT_RUN}: {str(exc).strip()[:400]}")
     ok_stages = [n for n, s in b.stages.items() if s.ok]
     failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
@@ -85,9 +86,19 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
     mark = on_stage or (lambda name: None)
+    result = None
     if run and not meta and b.stages.get(StageName.STABLEHLO) is not None and b.stages[StageName.STABLEHLO].ok:
         mark("run stablehlo")
         result = b.run("stablehlo", device="cpu")
+    # In a job the export did not run the model eagerly first (fx.capture_export): unless a CPU run that passed
+    # just did (its golden), the check runs now, so a model that cannot run on its own inputs is the same row as
+    # where the check runs up front.
+    if frontend == "export" and in_disposable_job() and not meta and not (result is not None and result.ok):
+        try:
+            check_inputs(m, x)
+        except BadInput as exc:
+            return not_started(error=f"{first}: {DID_NOT_RUN}: {str(exc).strip()[:400]}")
+    if result is not None:
         row["pcc"], row["run_ok"] = result.pcc, result.ok
         if not result.ok and row["error"] is None:
             row["error"] = f"cpu run: {result.message}"

@@ -20,7 +20,7 @@ from typing import Optional
 import torch
 import torch.fx
 
-from ..proc.children import ContainedFailure, Forked
+from ..proc.children import ContainedFailure, Forked, in_disposable_job
 from .. import core
 from ..core import ArgInfo, BadInput, CompilerFailure, Op, Stage, StageName
 from ..ir.locations import frames_from_stack_trace, user_frame
@@ -214,11 +214,7 @@ def check_inputs(model, inputs) -> None:
     (that is checked once, up front, so a compiler failure is never mistaken for it). The eager run happens in a
     forked copy of this process: a model that aborts or hangs must not take the kernel with it. A model on the
     meta device has no numbers to run: torch.export's own shape propagation is its check."""
-    if not isinstance(model, torch.nn.Module):
-        raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
-    for i, x in enumerate(inputs):
-        if not isinstance(x, torch.Tensor):
-            raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
+    check_input_types(model, inputs)
     if on_meta(model):
         return
 
@@ -237,6 +233,15 @@ def check_inputs(model, inputs) -> None:
         raise BadInput(f"{exc}: fix the model or its inputs") from None
     except ModelRaised as exc:
         raise BadInput(exc.explain()) from None
+
+
+def check_input_types(model, inputs) -> None:
+    """The part of check_inputs that runs nothing: a module, and tensors."""
+    if not isinstance(model, torch.nn.Module):
+        raise BadInput(f"model must be a torch.nn.Module for this frontend, got {type(model).__name__}")
+    for i, x in enumerate(inputs):
+        if not isinstance(x, torch.Tensor):
+            raise BadInput(f"example input {i} must be a torch.Tensor, got {type(x).__name__}")
 
 
 def _import_tracing_machinery() -> None:
@@ -277,13 +282,24 @@ def capture_export(model, inputs: tuple, params: str):
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     # Checked before the export, not beside it: tracing runs the model's Python here, and a model that aborts
-    # must be found out in the forked check first.
-    check_inputs(model, inputs)
+    # must be found out in the forked check first. A disposable job has no fork to protect (the job process is the
+    # container, and a model that aborts ends it either way): there the model runs eagerly only when the export
+    # fails, to tell a model that cannot run on its inputs from an export that cannot trace it, as up front.
+    checked_after = in_disposable_job()
+    if checked_after:
+        check_input_types(model, inputs)
+    else:
+        check_inputs(model, inputs)
     t0 = time.perf_counter()
     # A model on meta is traced with its inputs on meta too: CPU inputs would put device transfers into the graph
     # (`.to(x.device)` from meta weights) that the real model does not have. The real inputs are still what runs.
     traced = tuple(x.to("meta") for x in inputs) if on_meta(model) else inputs
-    program = torch.export.export(model, traced, strict=False)
+    try:
+        program = torch.export.export(model, traced, strict=False)
+    except Exception:
+        if checked_after:
+            check_inputs(model, inputs)  # BadInput when the model itself cannot run on them
+        raise
     sites = _mutation_sites(program)  # before functionalization: the in-place ops as the model wrote them
     functionalized = _inplace_ops_written(program)
     program = program.run_decompositions(get_decomposition_table())
