@@ -233,8 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--from-run", metavar="RUN", help="run no jobs: triage the failures of this track run in --db "
                    "again (an id or a label) and write its page")
     t.add_argument("--rerun-all", action="store_true", help="run every job again (default: a job whose model, "
-                   "options, ttbench code and the packages of the stages it reached are unchanged since the last complete track run in "
-                   "--db, or since a later run that stopped part way finished it, is carried over from it)")
+                   "options, ttbench code and the packages of the stages it reached are unchanged since the last "
+                   "complete track run in --db, or since a later run that stopped part way finished it, is carried "
+                   "over from it)")
     t.add_argument("--expected", default=EXPECTED_STATUSES, metavar="PATH", help="the expected status per job "
                    "(default models/track_expected.json): the run exits 1 when a job is worse, and says which are better")
     t.add_argument("--update-expected", action="store_true", help="write this run's statuses into --expected "

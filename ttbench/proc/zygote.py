@@ -13,8 +13,8 @@ the TTBENCH_* settings its imports read are the run's. A job's process is its ow
 whole group when its time is up, as run_once does) and dies with the zygote, which dies with the run.
 Where no zygote runs (a Ray worker, a test calling a job directly) run_module is run_once of `python -m MODULE`.
 
-Protocol, a line each way: {"id", "module" or "path", "argv", "env", "cwd", "out", "err", "timeout"} in; "ready" once, then
-"exited ID RETURNCODE TIMED_OUT" out (RETURNCODE negative: the signal that ended it, as subprocess says).
+Protocol, a line each way: {"id", "module" or "path", "argv", "env", "cwd", "out", "err", "timeout"} in; "ready"
+once, then "exited ID RETURNCODE TIMED_OUT" out (RETURNCODE negative: the signal that ended it, as subprocess says).
 """
 from __future__ import annotations
 
