@@ -131,27 +131,26 @@ def running(preload: list) -> Iterator[Optional[Zygote]]:
 def run_module(module: str, argv: list, timeout: float, env: dict) -> Finished:
     """`python -m MODULE ARGV...` to its end, forked from the run's zygote where one runs (run_once otherwise, or
     when the zygote itself was lost)."""
-    zygote = _current
-    if zygote is not None:
-        try:
-            return zygote.run({"module": module}, argv, timeout, env)
-        except ZygoteLost:
-            pass
-    return run_once([sys.executable, "-m", module, *argv], timeout, env=env)
+    return _forked_or_fresh({"module": module}, argv, timeout, env, None, [sys.executable, "-m", module, *argv])
 
 
 def run_path(path: str, timeout: float, env: dict) -> Finished:
     """`python -I PATH` to its end in PATH's folder, forked from the run's zygote where one runs (run_once
     otherwise). A script forked from a zygote finds the zygote's imports done: its zygote must preload only what
     the script would import itself (never a module that changes what the script's own imports find)."""
-    folder = os.path.dirname(os.path.abspath(path))
+    path = os.path.abspath(path)
+    return _forked_or_fresh({"path": path}, [], timeout, env, os.path.dirname(path), [sys.executable, "-I", path])
+
+
+def _forked_or_fresh(target: dict, argv: list, timeout: float, env: dict, cwd: Optional[str],
+                     fresh: list) -> Finished:
     zygote = _current
     if zygote is not None:
         try:
-            return zygote.run({"path": os.path.abspath(path)}, [], timeout, env, cwd=folder)
+            return zygote.run(target, argv, timeout, env, cwd)
         except ZygoteLost:
             pass
-    return run_once([sys.executable, "-I", path], timeout, env=env, cwd=folder)
+    return run_once(fresh, timeout, env=env, cwd=cwd)
 
 
 # --- the zygote's side ----------------------------------------------------------------------------------------------
