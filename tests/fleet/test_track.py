@@ -54,6 +54,24 @@ def test_triage_says_ours_for_a_planted_ttbench_failure_and_upstream_for_torch_e
     assert "import ttbench" not in code and "from ttbench" not in code  # upstream packages only
 
 
+def test_a_model_ttbench_cannot_build_is_triaged_without_a_bare_route_not_the_end_of_the_triage(tmp_path):
+    """A row whose model did not build (836-job run: hf/autoformer's default config has no context_length) has no
+    bare script (the script is written from the built model's inputs): its verdict is unknown, and the triage goes
+    on (the loader's exception ended the whole triage); ttbench's own error while building is ours."""
+    rows = [{"model": "hf/no_such_architecture", "frontend": "export", "failed_stage": "fx",
+             "error": "fx: the model did not build: BadInput: no such architecture"},
+            {"model": "timm/no_such_family", "frontend": "export", "failed_stage": "fx",
+             "error": "fx: the model did not build: BadInput: no such family"},
+            {"model": "hf/oneformer", "frontend": "export", "failed_stage": "fx",
+             "error": "fx: internal error in ttbench while building the model: TypeError: unhashable type: 'list'"}]
+    from ttbench.fleet.track import tracker
+
+    groups = tracker.triage_rows(rows, 2, False, str(tmp_path / "repros"))
+    assert [r["verdict"] for r in rows] == ["unknown", "unknown", "ours"], [r["why"] for r in rows]
+    assert rows[0]["why"] == "no bare route for hf/no_such_architecture/export" and rows[0]["bare"] is None
+    assert sum(len(g.jobs) for g in groups) == 3
+
+
 def test_the_status_page_shows_each_architecture_and_group_and_the_run_is_in_the_database(tracked, tmp_path):
     result, _, db = tracked
     paths = page.write(result, str(tmp_path))

@@ -34,6 +34,7 @@ from ...optional import versions
 from ...proc import zygote
 from ...proc.children import run_once, watch_parent
 from .scripts import BARE_STEPS, hf_model_script, op_script, vision_model_script
+from .statuses import INTERNAL_ERROR
 
 BARE_TIMEOUT_S = 300.0
 # What the triage's zygote imports before it forks each bare script of the export route: what every such script
@@ -161,7 +162,7 @@ def verdict(row: dict, bare: Optional[BareRun]) -> tuple:
     error = row.get("error") or ""
     if wrong_numbers_only(row):
         return "unknown", row["incorrect"]["verdict"]
-    if "InternalError" in error or "bug in ttbench" in error:
+    if "InternalError" in error or "bug in ttbench" in error or INTERNAL_ERROR in error:
         return "ours", "ttbench raised an internal error"
     step = bare_step(row.get("failed_stage"))
     if bare is None:
@@ -210,17 +211,24 @@ def _hf_arch(model: str) -> Optional[str]:
 
 def write_bare_script(model: str, frontend: str, folder: str, tt: bool, stage: str = "?",
                       error: str = "?") -> Optional[str]:
-    """The model-level bare-route script into `folder` (bare.py); None where there is none (see module doc)."""
+    """The model-level bare-route script into `folder` (bare.py); None where there is none (see module doc), or
+    where ttbench cannot build the model (the script is written from the built model's inputs)."""
     arch = _hf_arch(model)
     if frontend not in ("export", "onnx"):
         return None
     if model.startswith(vision_zoo.PREFIXES):
-        _, inputs = vision_zoo.load(model)
+        try:
+            _, inputs = vision_zoo.load(model)
+        except Exception:  # noqa: BLE001 - the job's own row already says how the build failed
+            return None
         text = vision_model_script(model, inputs, tt, _versions(), stage, error, frontend)
         return write_text_atomic(os.path.join(folder, "bare.py"), text)
     if arch is None:
         return None
-    model_obj, inputs = hf_zoo.load(arch)
+    try:
+        model_obj, inputs = hf_zoo.load(arch)
+    except Exception:  # noqa: BLE001 - as above
+        return None
     text = hf_model_script(arch, hf_zoo.shrink_changes(arch), dict(zip(model_obj.names, inputs)), tt, _versions(),
                            stage, error, frontend)
     return write_text_atomic(os.path.join(folder, "bare.py"), text)
