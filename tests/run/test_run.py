@@ -146,6 +146,21 @@ def test_compare_metrics():
     assert c["pcc"] == pytest.approx(1.0) and not c["allclose"] and not c["ok"] and c["max_abs_error"] == pytest.approx(0.5)
 
 
+def test_a_one_value_output_within_tolerance_passes():
+    """PCC is undefined for one value (hf/groupvit's 1x1 logits: every CPU run read "pcc 0.000000", a torch-mlir
+    failure, while the value was off by 1e-6): where either side is constant the comparison's own tolerances say
+    whether the two agree, not numpy's default ones."""
+    from ttbench.compare.values import compare
+
+    golden = np.array([[0.09112]], dtype=np.float32)
+    close = compare(golden + np.float32(1e-6), golden, atol=1e-2, rtol=1e-2, min_pcc=0.99)
+    assert close["ok"] and close["pcc"] == 1.0, close
+    far = compare(golden + np.float32(0.5), golden, atol=1e-2, rtol=1e-2, min_pcc=0.99)
+    assert not far["ok"] and far["pcc"] == 0.0, far
+    mask = np.zeros((2, 3), dtype=np.float32)  # a constant golden (a mask) against one that varies within tolerance
+    assert compare(mask + np.float32([1e-4, 0, 0]), mask, atol=1e-2, rtol=1e-2, min_pcc=0.99)["ok"]
+
+
 def test_cpu_workers_started_together_all_run():
     # The sweep and parallel notebooks start several CPU workers at once. Loading the Tenstorrent plugin in each
     # made 3 of 4 simultaneous starts fail to unpack its runtime, and one then hung in its first compile.

@@ -8,8 +8,9 @@ import numpy as np
 from ..records.results import OutputCheck
 
 
-def pcc(actual, expected) -> float:
-    """Pearson correlation of the flattened tensors; 1.0 for two equal constant tensors, 0.0 for unequal ones."""
+def pcc(actual, expected, atol: float = 1e-8, rtol: float = 1e-5) -> float:
+    """Pearson correlation of the flattened tensors. Where it is undefined (either side constant: one value, a
+    mask), 1.0 when the two are allclose with `atol` and `rtol` (the asking comparison's tolerances), else 0.0."""
     a = np.asarray(actual, dtype=np.float64).ravel()
     e = np.asarray(expected, dtype=np.float64).ravel()
     if a.shape != e.shape:
@@ -19,10 +20,10 @@ def pcc(actual, expected) -> float:
         return 1.0 if same else 0.0
     if a.size == 0:
         return 1.0
+    if np.ptp(a) == 0 or np.ptp(e) == 0:  # no variance (a mean's rounding would fake some)
+        return 1.0 if np.allclose(a, e, atol=atol, rtol=rtol) else 0.0
     da, de = a - a.mean(), e - e.mean()
     denom = np.sqrt((da * da).sum() * (de * de).sum())
-    if denom == 0:
-        return 1.0 if np.allclose(a, e) else 0.0
     return float(np.clip((da * de).sum() / denom, -1.0, 1.0))
 
 
@@ -40,7 +41,7 @@ def compare(actual, expected, atol: float, rtol: float, min_pcc: float) -> Outpu
     max_abs = float(diff.max()) if diff.size else 0.0
     max_rel = float((diff / np.maximum(np.abs(e64), 1e-12)).max()) if diff.size else 0.0
     allclose = bool(np.allclose(a64, e64, atol=atol, rtol=rtol, equal_nan=True))
-    p = pcc(a64, e64)
+    p = pcc(a64, e64, atol, rtol)
     return {"ok": bool(p >= min_pcc and allclose), "shape": list(e.shape), "dtype": str(e.dtype),
             "pcc": p, "max_abs_error": max_abs, "max_rel_error": max_rel, "allclose": allclose}
 
