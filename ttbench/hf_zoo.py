@@ -411,9 +411,10 @@ def _named_inputs(model, config, params) -> dict:
     dummy = getattr(model, "dummy_inputs", None)
     named = dict(dummy) if isinstance(dummy, dict) and all(isinstance(v, torch.Tensor) for v in dummy.values()) \
         and set(dummy) <= set(params) else {}
-    main = getattr(model, "main_input_name", "input_ids")
-    if main not in named:  # made for the main input, the dummies (a decoder's ids) kept beside it
-        named = {main: _main_input(main, config), **named}
+    mains = getattr(model, "main_input_name", "input_ids")  # one name, or (OneFormer) a list of them
+    for main in reversed([mains] if isinstance(mains, str) else list(mains)):
+        if main not in named:  # made for the main input, the dummies (a decoder's ids) kept beside it
+            named = {main: _main_input(main, config), **named}
     # What the forward needs beside it: a multimodal model's other modality, an encoder-decoder's decoder ids.
     if "pixel_values" in params and "pixel_values" not in named and getattr(config, "vision_config", None):
         named["pixel_values"] = _main_input("pixel_values", config)
@@ -550,6 +551,8 @@ def _main_input(main: str, config):
         return torch.randn(1, SEQUENCE, _find(config, ("d_model",), 64))
     if main == "input_features":
         return torch.randn(1, _find(config, MEL_BINS, 80), 3000)
+    if main == "task_inputs" and isinstance(vars(config).get("task_seq_len"), int):  # OneFormer's task prompt ids
+        return torch.randint(0, _find(config, ("text_encoder_vocab_size",), 1000), (1, config.task_seq_len))
     raise BadInput(f"hf/{config.model_type}: no inputs known for its main input {main!r}")
 
 

@@ -41,7 +41,9 @@ ONCE_FAILING = ("squeezebert", "layoutlmv3", "deepseek_v2", "minicpm3", "qwen2_v
                 # into a convolution (speech_to_text), rotary sections over the rotated part of the head
                 # (glm4v_moe_text), flattened patches beside a one-text batch (qwen2_vl)
                 "rt_detr", "rf_detr", "ministral", "lxmert", "siglip2_vision_model", "speech_to_text",
-                "glm4v_moe_text", "qwen2_vl")
+                "glm4v_moe_text", "qwen2_vl",
+                # a list of main inputs, its task prompt among them (the 836-job run's one ttbench error)
+                "oneformer")
 
 
 @pytest.mark.parametrize("arch", ONCE_FAILING)
