@@ -158,6 +158,7 @@ def check_input_size(what: str, shape, itemsize: int) -> None:
 
 
 REPORT_BUGS = "this is a bug in ttbench, not in the compiler: please report it with the traceback"
+INTERNAL_ERROR = "internal error in ttbench"  # the words ttbench's own bugs are said in (trackers count them)
 
 
 class CompilerFailure(RuntimeError):

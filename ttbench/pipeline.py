@@ -20,8 +20,9 @@ from .analysis.constants import DEFAULT_MIN_BYTES, weights_by_digest
 from .analysis.levels import level_changes
 from .analysis.memory import memory_report
 from .analysis.placement import placement_report, ttnn_program
-from .core import (FRONTENDS, FRONTEND_STAGES, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput, BringupRecord,
-                   CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName, view_method)
+from .core import (FRONTENDS, FRONTEND_STAGES, INTERNAL_ERROR, PARAMS_MODES, REPORT_BUGS, TORCH_MLIR_STAGES, BadInput,
+                   BringupRecord, CompilerFailure, Frontend, InternalError, ParamsMode, Stage, StageMeta, StageName,
+                   view_method)
 from .hoist import HOIST_TARGETS, hoist_constants
 from .io.atomic import check_new_folder
 from .io.export import StageTable, stage_table, write_bringup
@@ -530,19 +531,37 @@ STEPS = ((None, _capture, False), (StageName.TORCHFX, _import, False), (StageNam
 
 def _bring_up(model, example_inputs, options: BringupOptions, progress) -> Bringup:
     prestart_worker()  # the lowering's worker process starts while the graph is captured
-    stages: OrderedDict = OrderedDict()
+    return _chain(STEPS, OrderedDict(), {"example_inputs": example_inputs}, (model, example_inputs), model,
+                  options.name or _model_name(model), options, progress)
+
+
+def bringup_from_stablehlo(stablehlo_stage: Stage, arguments: list, argument_values: list, name: str,
+                           frontend: str = "export", params: str = "args",
+                           tt_timeout: float = tt_plugin.DEFAULT_TIMEOUT_S, progress=None) -> Bringup:
+    """A bringup resumed at the TT compile from a StableHLO stage made earlier (a tracker job whose stages up to
+    StableHLO are unchanged since they ran: fleet/kept_stages.py). It holds that stage and the TT stages only, and
+    no model: its runs need the golden given (run(expected=...))."""
+    options = BringupOptions(frontend=Frontend(frontend), params=ParamsMode(params), tt=True, tt_timeout=tt_timeout,
+                             name=name)
+    facts = {"arguments": list(arguments), "argument_values": list(argument_values)}
+    tt_steps = tuple(s for s in STEPS if s[2])
+    return _chain(tt_steps, OrderedDict([(StageName.STABLEHLO, stablehlo_stage)]), facts, stablehlo_stage, None,
+                  name, options, progress)
+
+
+def _chain(steps: tuple, stages: OrderedDict, facts: dict, artifact: Any, model, name: str,
+           options: BringupOptions, progress) -> Bringup:
+    """Run `steps` from `artifact` on, after the `stages` already made -> the Bringup of them all."""
     t_start = time.perf_counter()
-    facts: dict = {"example_inputs": example_inputs}
-    artifact: Any = (model, example_inputs)
-    for stage_name, step, needs_tt in STEPS:
+    for stage_name, step, needs_tt in steps:
         if needs_tt and not options.tt:
             break
         stage_name = stage_name or FRONTEND_STAGES[options.frontend][0]
         done = _run_step(stages, options, stage_name, step, artifact, facts, progress)
         artifact = done.artifact if done is not None else None
         facts.update(done.facts if done is not None else {})
-    result = Bringup(model_name=options.name or _model_name(model), frontend=options.frontend, params=options.params,
-                     stages=stages, model=model, **facts)
+    result = Bringup(model_name=name, frontend=options.frontend, params=options.params, stages=stages, model=model,
+                     **facts)
     for stage in stages.values():
         stage._bringup = result
     if options.strict and not result.ok:
@@ -570,7 +589,7 @@ def _run_step(stages: OrderedDict, options: BringupOptions, stage_name: str, ste
     except Exception as exc:
         internal = is_internal_error(exc)
         if internal:  # ttbench's own bug: said as such, with the traceback, never blamed on a compiler
-            error = (f"{stage_name}: internal error in ttbench: {type(exc).__name__}: {str(exc)[:300]} "
+            error = (f"{stage_name}: {INTERNAL_ERROR}: {type(exc).__name__}: {str(exc)[:300]} "
                      f"({REPORT_BUGS})")
             if options.strict:
                 raise InternalError(error) from exc

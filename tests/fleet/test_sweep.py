@@ -393,3 +393,17 @@ def test_ray_start_and_join_fail_in_one_line(tmp_path):
         assert r.returncode == code and len(lines) == 1 and says in lines[0], (extra, env, r.stderr)
         assert time.monotonic() - t0 < 60
         assert not (tmp_path / "out" / "status.json").exists()
+
+
+def test_an_exception_that_escapes_a_job_is_a_ttbench_error_not_the_stage_it_reached(tmp_path, monkeypatch):
+    """A job's own code that raises (a ttbench bug: an exception no stage contained) is said as ttbench's internal
+    error, never as a failure of the compiler whose stage the job had reached (it read "job exited with code 1 in
+    torchfx: ..." and counted as a torch-mlir failure)."""
+    from ttbench.fleet import sweep
+    from ttbench.fleet.track import statuses
+
+    monkeypatch.setenv("TTBENCH_SWEEP_FAULT", "raise:hf/albert:torchfx")
+    row = sweep._child("hf/albert", "export", False, False, 600)
+    assert row["failed_stage"] == "torchfx" and "internal error in ttbench" in row["error"], row
+    assert "RuntimeError: planted" in row["error"], row
+    assert statuses.job_status(row)[0] == statuses.TTBENCH_ERROR

@@ -442,6 +442,45 @@ def test_a_package_bump_reruns_only_the_jobs_that_reached_its_stages(tmp_path, m
                                                          {**installed, "timm": "9"}))
 
 
+@pytest.mark.tt
+def test_a_tt_plugin_bump_reruns_the_tt_stages_alone_from_the_kept_stablehlo(tmp_path, monkeypatch):
+    """A job whose stages up to StableHLO are unchanged (only the TT plugin moved: the nightly case) resumes at the
+    TT compile from what the last run kept: the same row as a whole run (statuses, op counts, PCC per stage),
+    its export not run again; a bump of torch-mlir runs it whole, and what no job can use any more is removed."""
+    from ttbench.fleet import kept_stages, sweep
+
+    db = str(tmp_path / "db.sqlite")
+    installed = sweep.versions()
+
+    runs = []
+
+    def tracked(bumped: dict):
+        monkeypatch.setattr(sweep, "versions", lambda: {**installed, **bumped})
+        runs.append(track.track(["bert"], ("export",), onnx_sample=0, tt=True, jobs=1, triage=False, db_path=db,
+                                carry_over=True))
+        return runs[-1].rows[0]
+
+    def facts(row):
+        return {k: row.get(k) for k in ("track_status", "furthest", "failed_stage", "ops", "stage_pcc", "pcc",
+                                        "coverage", "embedded_bytes", "incorrect")}
+
+    first = tracked({})
+    assert first["furthest"] == "ttnn" and not first.get("resumed"), first
+    kept = os.listdir(kept_stages.root_for(db))
+    assert len(kept) == 1
+    resumed = tracked({"tt-plugin": f"{installed['tt-plugin']}.1"})
+    assert resumed.get("resumed") and not resumed.get("carried_over"), resumed
+    assert facts(resumed) == facts(first)
+    # the stages before the TT compile are the kept ones (a rerun measures its own seconds), the TT compile is new
+    assert resumed["stages"]["fx"] == first["stages"]["fx"]
+    assert resumed["stages"]["ttir"]["seconds"] != first["stages"]["ttir"]["seconds"]
+    whole = tracked({"tt-plugin": f"{installed['tt-plugin']}.1", "torch-mlir": f"{installed['torch-mlir']}.1"})
+    assert not whole.get("resumed") and facts(whole) == facts(first)
+    assert whole["stages"]["fx"] != first["stages"]["fx"]
+    assert os.listdir(kept_stages.root_for(db)) != kept and len(os.listdir(kept_stages.root_for(db))) == 1
+    assert "1 resumed at the TT compile" in page.markdown(runs[1])
+
+
 def test_a_stopped_run_started_again_runs_only_the_jobs_it_had_not_finished(tmp_path):
     db = str(tmp_path / "db.sqlite")
 

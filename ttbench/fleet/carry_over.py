@@ -123,6 +123,17 @@ def row_fingerprint(model: str, frontend: str, row: dict, options: dict, install
     return _fingerprint(model, frontend, options, reached(frontend, row.get("failed_stage"), options), installed)
 
 
+def kept_fingerprint(model: str, frontend: str, options: dict, installed: Optional[dict] = None) -> Optional[str]:
+    """The fingerprint of a job's stages up to StableHLO, under which they are kept (kept_stages.py) for a rerun
+    that resumes at the TT compile; None for a job that cannot resume there: one without TT stages, one that runs
+    op by op (each op goes through the whole route) or at another optimization level (compiled twice)."""
+    installed = versions() if installed is None else installed
+    order = _route(frontend, options)
+    if not set(PROGRAM_STAGES) & set(order) or options.get("ops") or options.get("opt_level") is not None:
+        return None
+    return _fingerprint(model, frontend, options, order[:order.index(StageName.STABLEHLO) + 1], installed)
+
+
 def lookup(candidates: list, previous: dict):
     """The stored (run id, row) under one of a job's fingerprints, or None."""
     return next((previous[p] for p in candidates if p in previous), None)

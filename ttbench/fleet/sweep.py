@@ -15,7 +15,8 @@ import time
 from typing import Optional
 
 from .. import models
-from ..core import FRONTEND_STAGES, FRONTENDS, PCC_STAGES, PROGRAM_STAGES, STAGES, BadInput, human_bytes, ModelFailed, StageName
+from ..core import (FRONTEND_STAGES, FRONTENDS, INTERNAL_ERROR, PCC_STAGES, PROGRAM_STAGES, REPORT_BUGS, STAGES,
+                    BadInput, ModelFailed, StageName, human_bytes)
 from ..io import folders
 from ..io.atomic import write_text_atomic
 from ..io.markdown import md_cell
@@ -26,7 +27,7 @@ from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
 from ..render.tables import html_table
 from ..run.devices import device
-from . import carry_over as carry, executors, op_support, results_db
+from . import carry_over as carry, executors, kept_stages, op_support, results_db
 from .op_support import job_ops
 
 KNOWN_FAILURES = os.path.join(models.ZOO_DIR, "known_failures.json")
@@ -41,17 +42,21 @@ def known_failures(path: str = KNOWN_FAILURES) -> dict:
 
 
 def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, programs: bool = False,
-            opt_level: Optional[int] = None, on_stage=None) -> dict:
+            opt_level: Optional[int] = None, on_stage=None, kept: Optional[str] = None) -> dict:
     """One bringup (+ CPU run, + op by op through the TT compiler or, without it, on the CPU) -> its row (in the
     child process). `programs`: the TTIR and TTNN programs are run too, in ttbench's interpreter, each with its PCC
     against the golden in row["stage_pcc"] (the tracker's PCC per stage). `opt_level`: the model is also compiled
     at that optimization level, row["level"] says how (level_row). `on_stage(name)`: called as each stage starts
-    (the job's marker: a job that dies says the stage it reached)."""
+    (the job's marker: a job that dies says the stage it reached). `kept`: the folder of this job's stages up to
+    StableHLO (kept_stages.py): when they are kept there, the job resumes at the TT compile from them; when not,
+    they are kept there once the job has run."""
     from ..pipeline import bringup, is_internal_error  # lazy: imports torch (~2.5 s)
     from ..stages.fx import check_inputs, on_meta  # lazy: imports torch (~2.5 s)
 
     t0 = time.perf_counter()
     first = FRONTEND_STAGES[frontend][0]
+    if kept_stages.complete(kept):
+        return _resumed_job(kept, programs, on_stage, t0)
 
     def not_started(**facts) -> dict:  # a row that never reached the frontend's first stage's work
         return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": first,
@@ -73,15 +78,9 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
         b = bringup(m, x, frontend=frontend, tt=tt, name=model, progress=on_stage or False)
     except BadInput as exc:  # the model refused its own inputs (the eager check): the frontend's failure, a row
         return not_started(error=f"{first}: {DID_NOT_RUN}: {str(exc).strip()[:400]}")
-    ok_stages = [n for n, s in b.stages.items() if s.ok]
-    failed = b.failed_stage
     summary = {r["stage"]: r for r in b.findings.summary().rows}
     hlo = summary.get("stablehlo", {})
-    row = {"model": model, "frontend": frontend, "params": b.params, "furthest": ok_stages[-1] if ok_stages else None,
-           "failed_stage": failed.name if failed else None, "error": failed.error if failed else None,
-           "ops": {n: len(s.ops) for n, s in b.stages.items() if s.ok},
-           "stages": {n: {"ok": s.ok, "ops": len(s.ops) if s.ok else None, "seconds": round(s.seconds, 3),
-                          "error": s.error} for n, s in b.stages.items()},
+    row = {"model": model, "frontend": frontend, "params": b.params, **_stage_facts(_stage_rows(b)),
            "embedded_bytes": hlo.get("embedded_bytes"), "constant_bytes": hlo.get("constant_bytes"),
            "weights_inlined": hlo.get("weights_inlined"),
            "coverage": hlo.get("coverage"), "pcc": None, "run_ok": None}
@@ -107,11 +106,73 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
             row["stage_notes"]["stablehlo"] = result.message[:300]
         if programs:
             _run_programs(b, row, mark)
+        if kept and result.golden_arrays:
+            _keep(kept, b, row, result)
     if ops:
         row["op_by_op"] = _job_op_by_op(b, tt)
     if opt_level is not None and tt and b.stages.get(StageName.TTNN) is not None and b.stages[StageName.TTNN].ok:
         row["level"] = level_row(bringup(m, x, frontend=frontend, tt=True, name=model, opt_level=opt_level,
                                          progress=False), run=run and programs and not meta)
+    row["seconds"] = round(time.perf_counter() - t0, 1)
+    return row
+
+
+def _stage_rows(b) -> dict:
+    """A bringup's stages as the row has them, in order."""
+    return {n: {"ok": s.ok, "ops": len(s.ops) if s.ok else None, "seconds": round(s.seconds, 3), "error": s.error}
+            for n, s in b.stages.items()}
+
+
+def _stage_facts(stages: dict) -> dict:
+    """The row's facts of its stages (as _stage_rows has them, in order): how far it got, where and why it failed."""
+    reached = [n for n, s in stages.items() if s["ok"]]
+    failed = next((n for n, s in stages.items() if not s["ok"]), None)
+    return {"furthest": reached[-1] if reached else None, "failed_stage": failed,
+            "error": stages[failed]["error"] if failed else None,
+            "ops": {n: s["ops"] for n, s in stages.items() if s["ok"]}, "stages": stages}
+
+
+def _keep(path: str, b, row: dict, result) -> None:
+    """Keep the job's stages up to StableHLO (kept_stages.py); a job that cannot keep them is not the worse for it
+    (the next run reruns it whole), and says why."""
+    earlier = {k: v for k, v in row.items() if k not in TT_FACTS}
+    earlier["stages"] = {n: s for n, s in row["stages"].items() if n not in PROGRAM_STAGES}
+    earlier["cpu_run_error"] = None if result.ok else f"cpu run: {result.message}"
+    size = sum(v.nbytes for v in b.argument_values) + sum(g.nbytes for g in result.golden_arrays)
+    if size > kept_stages.MAX_BYTES:
+        row["not_kept"] = (f"its stages up to StableHLO were not kept: {human_bytes(size)} of values, over the "
+                           f"{human_bytes(kept_stages.MAX_BYTES)} a job may keep")
+        return
+    try:
+        kept_stages.keep(path, b, earlier, result.golden_arrays, result.golden)
+    except OSError as exc:
+        row["not_kept"] = f"its stages up to StableHLO were not kept: {exc}"[:300]
+
+
+# The row's facts the TT stages make (or that are made after them): a job resumed at the TT compile makes them anew
+TT_FACTS = ("furthest", "failed_stage", "error", "ops", "stages", "incorrect", "seconds", "level", "op_by_op")
+
+
+def _resumed_job(kept: str, programs: bool, on_stage, t0: float) -> dict:
+    """A job whose stages up to StableHLO are kept (unchanged since they ran): the TT compile and what follows it
+    from there, on the kept arguments and golden; the row's earlier facts are the kept ones (row["resumed"])."""
+    from ..pipeline import bringup_from_stablehlo  # lazy: imports torch (~2.5 s)
+
+    mark = on_stage or (lambda name: None)
+    state = kept_stages.load(kept)
+    earlier = dict(state.row)
+    b = bringup_from_stablehlo(state.stablehlo, state.arguments, state.argument_values, earlier["model"],
+                               earlier["frontend"], earlier["params"], progress=on_stage or False)
+    stages = {**earlier["stages"], **{n: s for n, s in _stage_rows(b).items() if n in PROGRAM_STAGES}}
+    cpu_run_error = earlier.pop("cpu_run_error", None)
+    row = {**earlier, **_stage_facts(stages),
+           "resumed": "stages up to StableHLO kept from an earlier run (unchanged since): the TT stages ran anew"}
+    if row["error"] is None:
+        row["error"] = cpu_run_error
+    row["stage_pcc"] = {k: v for k, v in (earlier.get("stage_pcc") or {}).items() if k not in PROGRAM_STAGES}
+    row["stage_notes"] = {k: v for k, v in (earlier.get("stage_notes") or {}).items() if k not in PROGRAM_STAGES}
+    if programs and row.get("run_ok") is not None:
+        _run_programs(b, row, mark, expected=state.golden)
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
 
@@ -139,7 +200,7 @@ def level_row(b, run: bool) -> dict:
     return out
 
 
-def _run_programs(b, row: dict, mark=lambda step: None) -> None:
+def _run_programs(b, row: dict, mark=lambda step: None, expected=None) -> None:
     """The TTIR and TTNN programs run in ttbench's interpreter: each one's PCC against the golden into
     row["stage_pcc"] (None when it did not execute, never a PCC it did not measure), what went wrong into
     row["stage_notes"]. A program that runs and does not pass is an incorrect result: row["incorrect"] names the
@@ -149,7 +210,7 @@ def _run_programs(b, row: dict, mark=lambda step: None) -> None:
     for stage in PROGRAM_STAGES:
         if b.stages.get(stage) is not None and b.stages[stage].ok:
             mark(f"run {stage}")
-            result = b.run(stage, device="cpu")
+            result = b.run(stage, device="cpu", expected=expected)
             pccs[stage] = result.pcc
             passed[stage] = result.ok if result.executed else None
             if not result.ok:
@@ -210,7 +271,7 @@ def preload() -> None:
 
 
 def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: bool = False,
-           programs: bool = False, opt_level: Optional[int] = None) -> dict:
+           programs: bool = False, opt_level: Optional[int] = None, kept: Optional[str] = None) -> dict:
     """One job in a child process of its own, a disposable job (proc.children.in_disposable_job): what ttbench
     contains in a notebook (the eager check's fork, the pass worker) runs in it. A job that crashes there (a
     compiler's segfault) is run once more with ttbench's containment, so that the crash is its stage's failure and
@@ -219,7 +280,7 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
     with temp_folder("ttbench-sweep-") as tmp:
         out = os.path.join(tmp, "row.json")
         argv = ["job", model, frontend, out, str(int(tt)), str(int(run)), str(int(ops)), str(int(programs)),
-                "" if opt_level is None else str(opt_level)]
+                "" if opt_level is None else str(opt_level), kept or ""]
         cmd = [sys.executable, "-m", JOB_MODULE, *argv]
         done = zygote.run_module(JOB_MODULE, argv, timeout, {**os.environ, DISPOSABLE_JOB_ENV: "1"})
         rerun = None
@@ -240,8 +301,14 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
         if done.timed_out:
             return {**row, "error": f"timed out after {timeout:g} s{where}"}
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or [""]
+        if done.returncode > 0 and PYTHON_TRACEBACK in done.stderr:  # raised past every stage's containment
+            return {**row, "error": f"{died_in or 'job'}: {INTERNAL_ERROR}: the job raised {tail[0][:200]} "
+                                    f"({REPORT_BUGS})"}
         return {**row, "error": f"job {describe_exit(done.returncode)}{where}: {tail[0][:200]}",
                 "killed": done.returncode < 0}  # a signal: the engine runs it once more (executors.py)
+
+
+PYTHON_TRACEBACK = "Traceback (most recent call last):"  # what Python prints for an exception nothing caught
 
 
 STAGE_MARKER = ".stage"  # beside a job's row file: each stage (or "run STAGE") as it starts, one per line
@@ -318,6 +385,10 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     previous = carry.previous_rows(db, kind) if db is not None and carry_over else {}
     taken_rows = [carry.lookup(carry.fingerprints(m, f, options, installed), previous) for m, f in todo]
     runner = executors.engine(engine, jobs, address)  # a Ray engine starts or joins its cluster here
+    # A job not carried over resumes at the TT compile from its stages up to StableHLO where they are kept: beside
+    # the database, so on this machine only (a Ray node's job runs whole).
+    kept_root = kept_stages.root_for(db_path) if db_path and carry_over and runner.name == "local" else None
+    kept_names = [carry.kept_fingerprint(m, f, options, installed) if kept_root else None for m, f in todo]
     if db is not None:  # a run is recorded once it can start (an engine that never came up is not a run)
         run_id = results_db.start_run(db, kind, label)
     lock = threading.Lock()
@@ -344,7 +415,8 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
                 finished(i, rows[i])
         # local jobs fork from one zygote that has imported what they import (Ray's run in their own workers)
         with zygote.running([f"{JOB_MODULE}:preload"]) if runner.name == "local" and fresh else nullcontext():
-            ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level),
+            ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level,
+                                                     kept_names[i] and kept_stages.folder(kept_root, kept_names[i])),
                                             timeout) for i in fresh], lambda k, row: finished(fresh[k], row))
         for i, row in zip(fresh, ran):
             rows[i] = row
@@ -353,6 +425,8 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
     if db is None:
         return rows
     results_db.finish_run(db, run_id)  # every job is in: the run is complete (a killed sweep's stays incomplete)
+    if kept_root:  # what no job of this run can resume from any more
+        kept_stages.prune(kept_root, set(filter(None, kept_names)))
     ordered = {(r["model"], r["frontend"]): i for i, r in enumerate(rows)}  # the table keeps the sweep's order
     stored = sorted(results_db.job_rows(db, run_id), key=lambda r: ordered[r["model"], r["frontend"]])
     db.close()
@@ -438,9 +512,9 @@ def write_op_support(rows: list, out: str) -> list:
 
 def _inject_fault(model: str) -> None:
     """For testing that a killed job is retried once, then reported: TTBENCH_SWEEP_FAULT=kill:MODEL kills every
-    job of MODEL; kill-once:MODEL:MARKER only the first (it leaves MARKER behind)."""
+    job of MODEL; kill-once:MODEL:MARKER only the first (it leaves MARKER behind). (raise:MODEL:STAGE: _raise_in.)"""
     fault = os.environ.get("TTBENCH_SWEEP_FAULT", "").split(":", 2)
-    if len(fault) >= 2 and fault[1] == model:
+    if len(fault) >= 2 and fault[1] == model and fault[0] != "raise":
         if fault[0] == "kill-once" and len(fault) == 3:
             if os.path.exists(fault[2]):
                 return
@@ -448,17 +522,25 @@ def _inject_fault(model: str) -> None:
         os.kill(os.getpid(), 9)
 
 
+def _raise_in(model: str, stage: str) -> None:
+    """For testing that an exception escaping a job is ttbench's error: TTBENCH_SWEEP_FAULT=raise:MODEL:STAGE
+    raises as MODEL's job starts STAGE, outside anything that contains a stage's failure."""
+    if os.environ.get("TTBENCH_SWEEP_FAULT") == f"raise:{model}:{stage}":
+        raise RuntimeError("planted")
+
+
 def _job_main(argv) -> int:
-    model, frontend, out, tt, run, ops, programs, opt_level = argv
+    model, frontend, out, tt, run, ops, programs, opt_level, kept = argv
     watch_parent()
     _inject_fault(model)
     marker = open(out + STAGE_MARKER, "a", buffering=1)  # line-buffered: each stage is on disk as it starts
 
     def on_stage(name: str) -> None:
         marker.write(f"{name}\n")
+        _raise_in(model, name)
 
     row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1",
-                  int(opt_level) if opt_level else None, on_stage=on_stage)
+                  int(opt_level) if opt_level else None, on_stage=on_stage, kept=kept or None)
     marker.close()
     with open(out, "w") as f:
         json.dump(row, f, default=str)

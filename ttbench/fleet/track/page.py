@@ -78,6 +78,7 @@ def counts(result) -> dict:
     carried = sorted({r["carried_over"] for r in result.rows if r.get("carried_over")})
     return {"jobs": len(result.rows), "track_statuses": track_statuses,
             "carried_over": sum(bool(r.get("carried_over")) for r in result.rows), "carried_from": carried,
+            "resumed": sum(bool(r.get("resumed")) and not r.get("carried_over") for r in result.rows),
             "furthest": dict(sorted(furthest.items())), "verdicts": verdicts,
             "groups": len(result.groups), "statuses": dict(sorted(statuses.items())), "pcc_measured": measured}
 
@@ -88,7 +89,9 @@ def _timing(result, c: dict) -> str:
     carried = (f", {c['carried_over']} of them carried over from run(s) {', '.join(map(str, c['carried_from']))} "
                "(model, options, ttbench code and the packages of every stage they reached unchanged: not run again)"
                if c["carried_over"] else "")
-    return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time){carried}."
+    resumed = (f"; {c['resumed']} resumed at the TT compile from their stages up to StableHLO, kept by an earlier "
+               "run (those stages' packages unchanged: only the TT stages ran)" if c["resumed"] else "")
+    return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time){carried}{resumed}."
 
 
 def _pcc(value) -> str:

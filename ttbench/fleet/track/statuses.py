@@ -16,7 +16,7 @@ import json
 import os
 from typing import Optional
 
-from ...core import FRONTEND_STAGES, GRAPH_STAGES, PROGRAM_STAGES, TORCH_MLIR_STAGES, BadInput
+from ...core import FRONTEND_STAGES, GRAPH_STAGES, INTERNAL_ERROR, PROGRAM_STAGES, TORCH_MLIR_STAGES, BadInput
 from ...io import folders
 from ...io.atomic import write_text_atomic
 
@@ -24,7 +24,6 @@ TTBENCH_ERROR, FRONTEND, TORCH_MLIR, TT_COMPILER = ("ttbench error", "frontend f
                                                     "TT compiler failure")
 INCORRECT, REFUSED, PASSED = "incorrect result", "interpreter refusal", "passed"
 STATUSES = (TTBENCH_ERROR, FRONTEND, TORCH_MLIR, TT_COMPILER, INCORRECT, REFUSED, PASSED)  # worst first
-INTERNAL_ERROR = "internal error in ttbench"  # how pipeline._run_step says a stage failed on ttbench's own bug
 MODES = {True: "with TT stages", False: "compile-only to StableHLO (--no-tt)"}
 EXPECTED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))), "models", "track_expected.json")

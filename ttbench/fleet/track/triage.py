@@ -28,13 +28,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ... import hf_zoo, models, vision_zoo
-from ...core import PCC_STAGES
+from ...core import INTERNAL_ERROR, PCC_STAGES
 from ...io.atomic import write_text_atomic
 from ...optional import versions
 from ...proc import zygote
 from ...proc.children import run_once, watch_parent
 from .scripts import BARE_STEPS, hf_model_script, op_script, vision_model_script
-from .statuses import INTERNAL_ERROR
 
 BARE_TIMEOUT_S = 300.0
 # What the triage's zygote imports before it forks each bare script of the export route: what every such script
