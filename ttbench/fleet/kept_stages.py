@@ -57,8 +57,8 @@ def keep(path: str, b, row: dict, golden: list, golden_label: str) -> None:
     (nothing when it is already there: another job of the same fingerprint kept it)."""
     import torch
 
-    from ..io.arrays import from_numpy
-    from ..stages.stablehlo import bytecode
+    from ..io.arrays import from_numpy  # lazy: imports torch (the sweep's parent never needs it)
+    from ..stages.stablehlo import bytecode  # lazy: the job process alone reads MLIR
 
     if complete(path):
         return
@@ -88,8 +88,8 @@ def keep(path: str, b, row: dict, golden: list, golden_label: str) -> None:
 def load(path: str) -> Kept:
     import torch
 
-    from ..io.arrays import to_numpy
-    from ..stages.stablehlo import stage_from_bytecode
+    from ..io.arrays import to_numpy  # lazy: imports torch (the sweep's parent never needs it)
+    from ..stages.stablehlo import stage_from_bytecode  # lazy: the job process alone reads MLIR
 
     with open(os.path.join(path, FACTS_FILE)) as f:
         facts = json.load(f)

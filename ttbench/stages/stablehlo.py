@@ -5,6 +5,7 @@ import time
 
 from ..proc.passes import PendingPipelines
 from .mlir_stage import PipelinesRunHere, mlir_stage, run_pipelines, start_pipelines
+from .torchfx import new_context
 from ..core import StageName
 
 FX_TO_BACKEND = ("builtin.module(func.func(torch-match-quantized-custom-ops), "
@@ -31,8 +32,6 @@ def stage_from_bytecode(data: bytes, seconds: float = 0.0):
     """A StableHLO Stage read back from its module's bytecode (what clone_module round-trips through, so the ops,
     locations and text are the lowered module's): a tracker job's kept stage (fleet/kept_stages.py)."""
     from torch_mlir import ir
-
-    from .torchfx import new_context
 
     context = new_context()
     context.load_all_available_dialects()
