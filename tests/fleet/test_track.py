@@ -479,6 +479,14 @@ def test_a_tt_plugin_bump_reruns_the_tt_stages_alone_from_the_kept_stablehlo(tmp
     assert whole["stages"]["fx"] != first["stages"]["fx"]
     assert os.listdir(kept_stages.root_for(db)) != kept and len(os.listdir(kept_stages.root_for(db))) == 1
     assert "1 resumed at the TT compile" in page.markdown(runs[1])
+    # a kept folder that no longer reads back is dropped: the job runs whole (said) and keeps its stages anew
+    (folder,) = os.listdir(kept_stages.root_for(db))
+    with open(os.path.join(kept_stages.root_for(db), folder, kept_stages.VALUES_FILE), "r+b") as f:
+        f.truncate(100)
+    damaged = tracked({"tt-plugin": f"{installed['tt-plugin']}.2", "torch-mlir": f"{installed['torch-mlir']}.1"})
+    assert not damaged.get("resumed") and "did not read back" in damaged["not_resumed"], damaged
+    assert facts(damaged) == facts(first)
+    assert kept_stages.complete(os.path.join(kept_stages.root_for(db), folder))
 
 
 def test_a_stopped_run_started_again_runs_only_the_jobs_it_had_not_finished(tmp_path):

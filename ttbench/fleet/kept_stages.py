@@ -85,17 +85,27 @@ def keep(path: str, b, row: dict, golden: list, golden_label: str) -> None:
         raise
 
 
+class Unreadable(Exception):
+    """A kept folder that does not read back (a damaged file, a torch that reads it no more): it is removed, and the
+    job runs whole."""
+
+
 def load(path: str) -> Kept:
     import torch
 
     from ..io.arrays import to_numpy  # lazy: imports torch (the sweep's parent never needs it)
     from ..stages.stablehlo import stage_from_bytecode  # lazy: the job process alone reads MLIR
 
-    with open(os.path.join(path, FACTS_FILE)) as f:
-        facts = json.load(f)
-    with open(os.path.join(path, MODULE_FILE), "rb") as f:
-        stage = stage_from_bytecode(f.read(), facts["stablehlo_seconds"])
-    values = torch.load(os.path.join(path, VALUES_FILE), weights_only=True)
+    try:
+        with open(os.path.join(path, FACTS_FILE)) as f:
+            facts = json.load(f)
+        with open(os.path.join(path, MODULE_FILE), "rb") as f:
+            stage = stage_from_bytecode(f.read(), facts["stablehlo_seconds"])
+        values = torch.load(os.path.join(path, VALUES_FILE), weights_only=True)
+    except Exception as exc:
+        shutil.rmtree(path, ignore_errors=True)
+        raise Unreadable(f"its kept stages up to StableHLO did not read back ({type(exc).__name__}: "
+                         f"{str(exc)[:200]}): it ran whole") from exc
     arguments = [ArgInfo(name, role, tuple(shape), dtype) for name, role, shape, dtype in facts["arguments"]]
     return Kept(stablehlo=stage, arguments=arguments, argument_values=values["argument_values"],
                 golden=[to_numpy(g) for g in values["golden"]], golden_label=facts["golden_label"], row=facts["row"])

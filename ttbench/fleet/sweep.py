@@ -55,8 +55,12 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
 
     t0 = time.perf_counter()
     first = FRONTEND_STAGES[frontend][0]
+    not_resumed = None
     if kept_stages.complete(kept):
-        return _resumed_job(kept, programs, on_stage, t0)
+        try:
+            return _resumed_job(kept_stages.load(kept), programs, on_stage, t0)
+        except kept_stages.Unreadable as exc:  # dropped: the job runs whole, and keeps its stages anew
+            not_resumed = str(exc)
 
     def not_started(**facts) -> dict:  # a row that never reached the frontend's first stage's work
         return {"model": model, "frontend": frontend, "params": "args", "furthest": None, "failed_stage": first,
@@ -113,6 +117,8 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
     if opt_level is not None and tt and b.stages.get(StageName.TTNN) is not None and b.stages[StageName.TTNN].ok:
         row["level"] = level_row(bringup(m, x, frontend=frontend, tt=True, name=model, opt_level=opt_level,
                                          progress=False), run=run and programs and not meta)
+    if not_resumed:
+        row["not_resumed"] = not_resumed
     row["seconds"] = round(time.perf_counter() - t0, 1)
     return row
 
@@ -153,13 +159,12 @@ def _keep(path: str, b, row: dict, result) -> None:
 TT_FACTS = ("furthest", "failed_stage", "error", "ops", "stages", "incorrect", "seconds", "level", "op_by_op")
 
 
-def _resumed_job(kept: str, programs: bool, on_stage, t0: float) -> dict:
+def _resumed_job(state: kept_stages.Kept, programs: bool, on_stage, t0: float) -> dict:
     """A job whose stages up to StableHLO are kept (unchanged since they ran): the TT compile and what follows it
     from there, on the kept arguments and golden; the row's earlier facts are the kept ones (row["resumed"])."""
     from ..pipeline import bringup_from_stablehlo  # lazy: imports torch (~2.5 s)
 
     mark = on_stage or (lambda name: None)
-    state = kept_stages.load(kept)
     earlier = dict(state.row)
     b = bringup_from_stablehlo(state.stablehlo, state.arguments, state.argument_values, earlier["model"],
                                earlier["frontend"], earlier["params"], progress=on_stage or False)
