@@ -479,6 +479,7 @@ def test_a_tt_plugin_bump_reruns_the_tt_stages_alone_from_the_kept_stablehlo(tmp
     assert whole["stages"]["fx"] != first["stages"]["fx"]
     assert os.listdir(kept_stages.root_for(db)) != kept and len(os.listdir(kept_stages.root_for(db))) == 1
     assert "1 resumed at the TT compile" in page.markdown(runs[1])
+    assert "hf/bert (TT stages rerun from kept StableHLO)" in page.markdown(runs[1])
     # a kept folder that no longer reads back is dropped: the job runs whole (said) and keeps its stages anew
     (folder,) = os.listdir(kept_stages.root_for(db))
     with open(os.path.join(kept_stages.root_for(db), folder, kept_stages.VALUES_FILE), "r+b") as f:

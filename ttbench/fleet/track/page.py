@@ -37,6 +37,7 @@ def model_rows(result) -> list:
             entry["repros"].append(repro)
         entry["seconds"] += float(r.get("seconds") or 0)
         entry["carried"] = entry["carried"] or r.get("carried_over")
+        entry["resumed"] = entry.get("resumed") or bool(r.get("resumed") and not r.get("carried_over"))
         if r["frontend"] == "export":
             entry["pcc"] = {s: (r.get("stage_pcc") or {}).get(s) for s in PCC_STAGES}
             entry["notes"] = r.get("stage_notes") or {}
@@ -232,7 +233,8 @@ def architecture_table(models: list, error_chars: int, scripts: Optional[dict] =
         repro: object = "-"
         if m.get("repros"):
             repro = Link(m["repros"][0], f"repros/{m['repros'][0]}")
-        carried = f" (carried over from run {m['carried']})" if m.get("carried") else ""
+        carried = f" (carried over from run {m['carried']})" if m.get("carried") else \
+            " (TT stages rerun from kept StableHLO)" if m.get("resumed") else ""
         script = (scripts or {}).get(m["model"])
         name: object = Link(m["model"] + carried, f"{JOBS_FOLDER}/{script[0]}") if script else m["model"] + carried
         rows.append([name, tags[-1] or "-", *(m["furthest"].get(f, "-" if f == "export" else "")
