@@ -48,17 +48,16 @@ class Kept:
     arguments: list
     argument_values: list
     golden: list  # numpy arrays, in output order
-    golden_label: str
     row: dict  # the job's row facts of those stages (the row of the job that kept them)
 
 
-def keep(path: str, b, row: dict, golden: list, golden_label: str) -> None:
+def keep(path: str, b, row: dict, golden: list) -> None:
     """Keep `b`'s StableHLO stage, arguments and golden, and the facts of `row` up to StableHLO, under `path`
     (nothing when it is already there: another job of the same fingerprint kept it)."""
     import torch
 
     from ..io.arrays import from_numpy  # lazy: imports torch (the sweep's parent never needs it)
-    from ..stages.stablehlo import bytecode  # lazy: the job process alone reads MLIR
+    from ..stages.mlir_stage import bytecode  # lazy: the job process alone reads MLIR
 
     if complete(path):
         return
@@ -68,21 +67,18 @@ def keep(path: str, b, row: dict, golden: list, golden_label: str) -> None:
     try:
         stage = b.stages[StageName.STABLEHLO]
         with open(os.path.join(aside, MODULE_FILE), "wb") as f:
-            f.write(bytecode(stage))
+            f.write(bytecode(stage.module))
         torch.save({"argument_values": [v.detach().clone() for v in b.argument_values],
                     "golden": [from_numpy(g) for g in golden]}, os.path.join(aside, VALUES_FILE))
         facts = {"arguments": [[a.name, a.role.value, list(a.shape), a.dtype] for a in b.arguments],
-                 "golden_label": golden_label, "stablehlo_seconds": stage.seconds, "row": row}
+                 "stablehlo_seconds": stage.seconds, "row": row}
         with open(os.path.join(aside, FACTS_FILE), "w") as f:
             json.dump(facts, f, default=str)
         os.rename(aside, path)  # whole or not at all
-    except OSError:
+    except BaseException as exc:
         shutil.rmtree(aside, ignore_errors=True)
-        if not complete(path):  # a folder there already is a twin job's keeping: it wins
+        if not (isinstance(exc, OSError) and complete(path)):  # a folder there already: a twin job's, it wins
             raise
-    except BaseException:
-        shutil.rmtree(aside, ignore_errors=True)
-        raise
 
 
 class Unreadable(Exception):
@@ -108,7 +104,7 @@ def load(path: str) -> Kept:
                          f"{str(exc)[:200]}): it ran whole") from exc
     arguments = [ArgInfo(name, role, tuple(shape), dtype) for name, role, shape, dtype in facts["arguments"]]
     return Kept(stablehlo=stage, arguments=arguments, argument_values=values["argument_values"],
-                golden=[to_numpy(g) for g in values["golden"]], golden_label=facts["golden_label"], row=facts["row"])
+                golden=[to_numpy(g) for g in values["golden"]], row=facts["row"])
 
 
 def prune(root: str, used: set) -> int:

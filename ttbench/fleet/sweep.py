@@ -150,7 +150,7 @@ def _keep(path: str, b, row: dict, result) -> None:
                            f"{human_bytes(kept_stages.MAX_BYTES)} a job may keep")
         return
     try:
-        kept_stages.keep(path, b, earlier, result.golden_arrays, result.golden)
+        kept_stages.keep(path, b, earlier, result.golden_arrays)
     except OSError as exc:
         row["not_kept"] = f"its stages up to StableHLO were not kept: {exc}"[:300]
 

@@ -57,12 +57,17 @@ def mlir_stage(name: str, module, seconds: float, meta=None) -> Stage:
     return stage
 
 
+def bytecode(module) -> bytes:
+    """The module as MLIR bytecode, locations kept: what a clone, or a module kept on disk, is parsed back from."""
+    return module.operation.get_asm(enable_debug_info=True, binary=True)
+
+
 def clone_module(module):
     """An independent copy to lower in place, so the previous stage keeps its own IR."""
     from torch_mlir import ir
 
     with module.context:
-        return ir.Module.parse(module.operation.get_asm(enable_debug_info=True, binary=True))
+        return ir.Module.parse(bytecode(module))
 
 
 def _diagnostic_location(where: str, node_kinds: dict) -> str:

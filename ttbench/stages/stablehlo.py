@@ -29,8 +29,9 @@ def lower(started: "PendingPipelines | PipelinesRunHere"):
 
 
 def stage_from_bytecode(data: bytes, seconds: float = 0.0):
-    """A StableHLO Stage read back from its module's bytecode (what clone_module round-trips through, so the ops,
-    locations and text are the lowered module's): a tracker job's kept stage (fleet/kept_stages.py)."""
+    """A StableHLO Stage read back from its module's bytecode (mlir_stage.bytecode, what clone_module round-trips
+    through, so the ops, locations and text are the lowered module's): a tracker job's kept stage
+    (fleet/kept_stages.py)."""
     from torch_mlir import ir
 
     context = new_context()
@@ -38,11 +39,6 @@ def stage_from_bytecode(data: bytes, seconds: float = 0.0):
     with context:
         module = ir.Module.parse(data)
     return mlir_stage(StageName.STABLEHLO, module, seconds)
-
-
-def bytecode(stage) -> bytes:
-    """The stage's live module as bytecode (stage_from_bytecode reads it back)."""
-    return stage.module.operation.get_asm(enable_debug_info=True, binary=True)
 
 
 def lowered_module(torch_module, onnx: bool = False, contained: bool = False):
