@@ -263,6 +263,7 @@ def test_a_held_plugin_lock_is_waited_for_by_name_then_reported(tmp_path, capfd)
         result = tt_plugin.run_worker(["compile", "nothing", str(tmp_path)], {}, timeout=2)
         assert time.perf_counter() - t0 < 10
         assert result.timed_out and f"(pid {holder.pid})" in result.log, result.log
+        assert result.log.startswith("timed out after 2 s waiting"), result.log  # a timeout, whatever held it up
         assert f"waiting for another Tenstorrent compile (pid {holder.pid})" in capfd.readouterr().err
     finally:
         holder.kill()

@@ -134,7 +134,8 @@ def run_worker(args: list, env: dict, timeout: float) -> ChildResult:
         if not locked:
             who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
             return ChildResult(ok=False, returncode=None, seconds=0.0, timed_out=True, lock_wait_seconds=waited,
-                               log=f"waited {timeout:g} s for another Tenstorrent compile{who} to finish")
+                               log=f"timed out after {timeout:g} s waiting for another Tenstorrent "
+                                   f"compile{who} to finish")
         # cwd: tt-metal writes a `generated/` folder into the working directory; keep it out of the user's.
         done = run_once([sys.executable, WORKER, *[os.path.abspath(a) if os.path.exists(a) else a for a in args]],
                         timeout, env=_child_env(env), cwd=cache_dir(), merge_stderr=True)
@@ -273,7 +274,8 @@ class CompileSession:
         if not locked:
             who = f" (pid {waited_for[0]})" if waited_for and waited_for[0] else ""
             self._stack.close()
-            raise PluginError(f"waited {self.lock_timeout:g} s for another Tenstorrent compile{who} to finish")
+            raise PluginError(f"timed out after {self.lock_timeout:g} s waiting for another Tenstorrent compile{who} "
+                              "to finish")
         env = _child_env({"TT_COMPILE_ONLY_SYSTEM_DESC": descriptor} if descriptor else {})
         self.target = TARGET_COMPILE_ONLY if descriptor else TARGET_DEVICE
         self.executes = descriptor is None
