@@ -1,6 +1,7 @@
 """The zoo sweep (issue 9): a status table from parallel workers, known failures in one list."""
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -203,6 +204,46 @@ def test_a_killed_job_is_retried_once_then_reported(tmp_path, engine):
         else:  # killed every time (contained or not): the engine's retry too, then reported, not lost
             assert row["attempts"] == 2, (r.stdout, r.stderr)
             assert r.returncode == 1 and row["status"] == "new failure" and "killed by SIGKILL" in row["error"]
+
+
+def test_ctrl_c_stops_the_running_jobs_at_once_and_starts_no_more(tmp_path):
+    """Ctrl-C on a long sweep or track run: the jobs that are running go too (each is a process of its own
+    session, which the terminal's SIGINT never reaches), no further job starts, and the command exits 130 in
+    seconds, not when the running jobs would have ended."""
+    zoo = tmp_path / "zoo"
+    for name in ("tiny", "tiny2", "tiny3"):
+        (zoo / name).mkdir(parents=True)
+        (zoo / name / "loader.py").write_text(TINY_LOADER.format(
+            body=f"open({str(tmp_path / name)!r}, 'a').write(str(__import__('os').getpid()) + chr(10)); "
+                 "__import__('time').sleep(600)"))
+    sweep = subprocess.Popen([sys.executable, "-m", "ttbench.cli", "sweep", "--models", "tiny,tiny2,tiny3",
+                              "--frontends", "export", "--no-tt", "--no-run", "--jobs", "2",
+                              "--known", str(tmp_path / "none.json"), "--out", str(tmp_path / "out")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "TTBENCH_MODELS": str(zoo)})
+    try:
+        deadline = time.monotonic() + 300
+        while not ((tmp_path / "tiny").exists() and (tmp_path / "tiny2").exists()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        jobs = [int(p.read_text().split()[0]) for p in (tmp_path / "tiny", tmp_path / "tiny2")]
+        t0 = time.monotonic()
+        sweep.send_signal(signal.SIGINT)
+        _, err = sweep.communicate(timeout=60)
+        assert time.monotonic() - t0 < 20, err
+    finally:
+        sweep.kill()
+    assert sweep.returncode == 130 and "interrupted" in err, err
+    assert not [pid for pid in jobs if _running(pid)], "a running job outlived the Ctrl-C"
+    assert not (tmp_path / "tiny3").exists(), "a job started after the Ctrl-C"
+
+
+def _running(pid: int) -> bool:
+    """pid is a process that has not ended (a zombie has: it waits only for its new parent to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _sweep_one_tiny(tmp_path, body: str, run: bool = False) -> tuple:

@@ -4,7 +4,8 @@ A job is a module-level function and its arguments; it returns a row (a dict) an
 child process (sweep._child), so a native crash or hang inside it is a row. A child that was killed (a signal,
 not a timeout: the OOM killer, a lost node) is run once more, and then reported with both attempts counted.
 
-    local  a pool of threads, each waiting on its job's child process: the default, nothing to install
+    local  a pool of threads, each waiting on its job's child process: the default, nothing to install; Ctrl-C
+           kills the running jobs' processes (stoppable_pool) and starts no more
     ray    each job a Ray task (1 CPU each, memory if given) on an existing cluster (`address`, or RAY_ADDRESS),
            or on a private one started for this run (ray_cluster.py: in its own namespaces, reachable from nothing
            outside the run, and gone with it even when the run is killed); a worker that dies is retried once by Ray;
@@ -14,11 +15,12 @@ not a timeout: the OOM killer, a lost node) is run once more, and then reported 
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..core import BadInput
+from ..proc.children import stoppable_pool
 from .jobs import Job, run_with_retry
 from .ray_cluster import PrivateCluster, import_ray, join, run_on_ray, start_timeout
 
@@ -33,7 +35,7 @@ class LocalEngine:
     def run(self, jobs: list, on_row: Callable) -> list:
         """Rows in the order of `jobs`; `on_row(index, row)` as each finishes."""
         rows: list = [None] * len(jobs)
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+        with stoppable_pool(self.jobs) as pool:  # Ctrl-C: the running jobs go too, none starts
             futures = {pool.submit(run_with_retry, j.fn, j.args): i for i, j in enumerate(jobs)}
             for future in as_completed(futures):
                 i = futures[future]

@@ -8,6 +8,7 @@ the spawning thread), and a watchdog that exits when the parent pid changes.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import pickle
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 import time
 from dataclasses import dataclass
 from typing import Optional
@@ -55,6 +57,22 @@ def kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
+def _wait(proc: subprocess.Popen, timeout: float) -> None:
+    """proc.wait(timeout) in slices, so that a stoppable_pool being left kills the child at once (Stopped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            proc.wait(timeout=max(0.0, min(WAIT_SLICE_S, left)))
+            return
+        except subprocess.TimeoutExpired:
+            if _stopping.is_set():
+                kill_group(proc)
+                raise Stopped("interrupted") from None
+            if left <= WAIT_SLICE_S:
+                raise
+
+
 @dataclass
 class Finished:
     """How a run_once child ended: its exit code (negative: the signal that ended it, SIGKILL when it ran out of
@@ -85,13 +103,45 @@ def run_once(cmd: list, timeout: float, env: Optional[dict] = None, cwd: Optiona
                      stderr=subprocess.STDOUT if merge_stderr else err, text=True, cwd=cwd)
         timed_out = False
         try:
-            proc.wait(timeout=timeout)
+            _wait(proc, timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
             kill_group(proc)
         out.seek(0)
         err.seek(0)
         return Finished(proc.returncode, out.read(), err.read(), timed_out, time.perf_counter() - t0)
+
+
+class Stopped(RuntimeError):
+    """The run this child belonged to was interrupted (Ctrl-C): the child was killed and has no result."""
+
+
+# Set while a stoppable_pool is left by an exception: the children its threads wait on are killed at once.
+_stopping = threading.Event()
+WAIT_SLICE_S = 0.2
+
+
+def stopping() -> bool:
+    return _stopping.is_set()
+
+
+@contextlib.contextmanager
+def stoppable_pool(workers: int):
+    """A thread pool whose threads wait on child processes (run_once, the zygote's jobs). Left by an exception,
+    Ctrl-C above all, it cancels the work not started and kills the children its threads wait on, then waits for
+    its threads (a second at most), where a plain pool would let every started job run to its end first: the jobs
+    are in sessions of their own, which the terminal's SIGINT never reaches."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        yield pool
+    except BaseException:
+        _stopping.set()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            _stopping.clear()
+        raise
+    pool.shutdown(wait=True)
 
 
 class ContainedFailure(RuntimeError):

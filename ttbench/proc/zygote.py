@@ -33,7 +33,8 @@ import time
 import traceback
 from typing import Iterator, Optional
 
-from .children import PARENT_ENV, DEATHSIG_ENV, Finished, kill_group, run_once, start, watch_parent
+from .children import (PARENT_ENV, DEATHSIG_ENV, WAIT_SLICE_S, Finished, Stopped, kill_group, run_once, start,
+                       stopping, watch_parent)
 from .line_protocol import forked_job_stdio, forking_server_replies
 from .scratch import temp_folder
 
@@ -88,8 +89,12 @@ class Zygote:
                     self.proc.stdin.flush()
                 except (OSError, ValueError):
                     slot[0].set()
-            if not slot[0].wait(timeout + 120):  # the zygote ends a job at its deadline: it must have answered
-                slot[0].set()
+            answer_by = time.monotonic() + timeout + 120  # the zygote ends a job at its deadline: it answers
+            while not slot[0].wait(WAIT_SLICE_S) and time.monotonic() < answer_by:
+                if stopping():  # the run was interrupted: the job goes with the zygote, which its run closes
+                    with self.lock:
+                        del self.waiting[job_id]
+                    raise Stopped("interrupted")
             with self.lock:
                 del self.waiting[job_id]
             if slot[1] is None:

@@ -8,7 +8,6 @@ import shutil
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Optional
@@ -17,7 +16,7 @@ from ... import hf_zoo, vision_zoo
 from ...core import TORCH_MLIR_STAGES, BadInput
 from ...io.atomic import write_text_atomic
 from ...proc import zygote
-from ...proc.children import run_once
+from ...proc.children import run_once, stoppable_pool
 from ...proc.client import describe_exit
 from ...proc.scratch import temp_folder
 from .. import results_db, sweep
@@ -218,7 +217,7 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
             return path, run
 
         # the bare runs fork from one zygote (the reproductions below are checked in fresh interpreters)
-        with zygote.running(tr.BARE_PRELOAD) if failed else nullcontext(), ThreadPoolExecutor(jobs) as pool:
+        with zygote.running(tr.BARE_PRELOAD) if failed else nullcontext(), stoppable_pool(jobs) as pool:
             bare_runs = dict(zip((id(r) for r in failed), pool.map(bare, enumerate(failed))))
         groups = tr.group_rows(failed)
         if repro_root is not None:
@@ -246,7 +245,7 @@ def triage_rows(failed: list, jobs: int, tt: bool, repro_root: Optional[str], pr
                         made[0] += 1
                         progress("repros", made[0], len(groups), {**first, "verdict": f"{group.stage}: {state}"})
 
-            with ThreadPoolExecutor(jobs) as pool:
+            with stoppable_pool(jobs) as pool:
                 list(pool.map(reproduce, todo))
     return groups
 
