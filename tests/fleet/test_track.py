@@ -208,6 +208,19 @@ def test_a_stored_track_run_is_triaged_again_without_running_its_jobs(tracked, t
     assert done.returncode == 2 and "no run 999" in done.stderr, done.stderr
 
 
+def test_a_page_without_the_triage_counts_its_failures_and_never_says_none(tracked, tmp_path):
+    # `--no-triage` (or `--from-run N --no-triage`: a stored run's page alone) used to print "Failures: none"
+    first, _, db = tracked
+    out = tmp_path / "page"
+    done = run_cli("track", "--from-run", str(first.run_id), "--no-triage", "--db", db, "--out", str(out),
+                   "--expected", str(tmp_path / "expected.json"))
+    assert done.returncode == 0, done.stderr
+    text = (out / "status.md").read_text()
+    assert "Failures: 2 jobs, not triaged (--no-triage)" in text and "Failures: none" not in text, text[:2000]
+    assert "its page written again" in text and "Triage " not in text
+    assert json.loads((out / "status.json").read_text())["triage_seconds"] is None
+
+
 @pytest.mark.tt  # the Tenstorrent compiler is the subject
 def test_a_tenstorrent_stage_repro_is_the_ops_stablehlo_and_the_plugin_lines(tmp_path, monkeypatch):
     # A planted failure (ttbench's compile worker aborts on the sine op; no TT-stage failure is known upstream):

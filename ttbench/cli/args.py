@@ -231,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "column saying whether it compiles there, what the optimizer sharded, and the program's PCC "
                         "in ttbench's interpreter (the first compile builds kernels: minutes)")
     t.add_argument("--from-run", metavar="RUN", help="run no jobs: triage the failures of this track run in --db "
-                   "again (an id or a label) and write its page")
+                   "again (an id or a label) and write its page (with --no-triage: its page alone)")
     t.add_argument("--rerun-all", action="store_true", help="run every job again (default: a job whose model, "
                    "options, ttbench code and the packages of the stages it reached are unchanged since the last "
                    "complete track run in --db, or since a later run that stopped part way finished it, is carried "

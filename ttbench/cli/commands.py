@@ -219,8 +219,6 @@ def cmd_track(args) -> int:
     frontends = [f for f in args.frontends.split(",") if f]
     if args.from_run is None:
         tracker.plan(archs, frontends, args.onnx_sample)  # bad input is one line before any work
-    elif args.no_triage:
-        raise BadInput("--from-run triages a stored run again: it does not go with --no-triage")
     if args.opt_level is not None and (args.no_tt or args.from_run is not None):
         raise BadInput("--opt-level compiles each job again at that level: it needs the Tenstorrent stages and new "
                        "jobs (not --no-tt, not --from-run)")

@@ -86,13 +86,23 @@ def counts(result) -> dict:
 
 def _timing(result, c: dict) -> str:
     if result.seconds is None:
-        return f"{c['jobs']} jobs of track run {result.run_id}, triaged again (their wall time was not recorded)."
+        again = "triaged again" if result.triaged else "its page written again"
+        return f"{c['jobs']} jobs of track run {result.run_id}, {again} (their wall time was not recorded)."
     carried = (f", {c['carried_over']} of them carried over from run(s) {', '.join(map(str, c['carried_from']))} "
                "(model, options, ttbench code and the packages of every stage they reached unchanged: not run again)"
                if c["carried_over"] else "")
     resumed = (f"; {c['resumed']} resumed at the TT compile from their stages up to StableHLO, kept by an earlier "
                "run (those stages' packages unchanged: only the TT stages ran)" if c["resumed"] else "")
     return f"{c['jobs']} jobs in {human_seconds(result.seconds)} ({result.jobs} at a time){carried}{resumed}."
+
+
+def _failures(result, c: dict) -> str:
+    if not result.triaged:  # never "none": the failures are there, only not told apart
+        failed = sum(v for k, v in c["track_statuses"].items() if k != st.PASSED)
+        return (f"Failures: {failed} jobs, not triaged (--no-triage): none told apart as ours or upstream, no "
+                "groups, no reproductions.")
+    return "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none") \
+        + f", in {c['groups']} groups."
 
 
 def _pcc(value) -> str:
@@ -105,11 +115,10 @@ def status_page(result) -> Document:
     summary = [
         f"Regenerate with make track. Taken {time.strftime('%Y-%m-%d', time.gmtime())} with "
         + ", ".join(f"{k} {v}" for k, v in result.versions.items() if v) + ".",
-        _timing(result, c) + f" Triage {human_seconds(result.triage_seconds)}. Furthest stage: "
-        + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
+        _timing(result, c) + (f" Triage {human_seconds(result.triage_seconds)}." if result.triaged else "")
+        + " Furthest stage: " + "; ".join(f"{k} {v}" for k, v in c["furthest"].items()) + ".",
         "Status per job: " + ", ".join(f"{v} {k}" for k, v in c["track_statuses"].items()) + ".",
-        "Failures: " + (", ".join(f"{v} {k}" for k, v in c["verdicts"].items()) or "none")
-        + f", in {c['groups']} groups. Statuses: " + ", ".join(f"{v} {k}" for k, v in c["statuses"].items())
+        _failures(result, c) + " Statuses: " + ", ".join(f"{v} {k}" for k, v in c["statuses"].items())
         + ". A TT program that runs and does not match PyTorch is an incorrect result, never a pass.",
         "PCC measured for " + "; ".join(f"{stage.upper()} {got} of {reached} jobs that reach it"
                                         for stage, (got, reached) in c["pcc_measured"].items())
@@ -120,7 +129,8 @@ def status_page(result) -> Document:
         "chip's kernels). Compile-only: no Tenstorrent chip ran anything."]
     projection = Section("Projection", [
         f"The whole tracker ({result.whole or len(result.rows)} jobs) at this run's mean measured time per job "
-        f"(triage included), spread over N nodes of {result.jobs} job slots each (never below the longest job):"],
+        + ("(triage included)" if result.triaged else "(no triage: this run had none)")
+        + f", spread over N nodes of {result.jobs} job slots each (never below the longest job):"],
         table=Table(("nodes", "wall time"), [[str(n), human_seconds(s)] for n, s in result.projection()]))
     groups = Table(("#", "verdict", "stage", "op", "jobs", "message", "reproduction", "how it was decided"),
                    [[str(i + 1), g.verdict, g.stage, g.op or "-",
@@ -258,7 +268,7 @@ PAGE_KEYS = ("run", "versions", "counts", "seconds", "triage_seconds", "jobs_at_
 def write(result, out: str) -> list:
     os.makedirs(out, exist_ok=True)
     data = {"made_by": MADE_BY, "run": result.run_id, "versions": result.versions, "counts": counts(result), "seconds": result.seconds,
-            "triage_seconds": result.triage_seconds, "jobs_at_once": result.jobs,
+            "triage_seconds": result.triage_seconds if result.triaged else None, "jobs_at_once": result.jobs,
             "projection": [{"nodes": n, "seconds": round(s, 1)} for n, s in result.projection()],
             "history": result.history, "groups": [asdict(g) for g in result.groups], "rows": result.rows}
     shown = status_page(result)

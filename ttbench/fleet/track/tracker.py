@@ -43,13 +43,14 @@ class TrackResult:
     judged: Optional[dict] = None  # the rows against the expected-status table (statuses.against_expected)
     expected_path: Optional[str] = None
     tt: bool = True  # whether the jobs went through the Tenstorrent stages
+    triaged: bool = True  # False (--no-triage): the failures have no verdict and no group
 
     @property
     def worse_than_expected(self) -> bool:
         return bool(self.judged and self.judged["worse"])
 
     def projection(self, nodes=(1, 4, 16)) -> list:
-        """[(nodes, seconds)]: the whole tracker's `whole` jobs at this run's mean measured job time (triage
+        """[(nodes, seconds)]: the whole tracker's `whole` jobs at this run's mean measured job time (its triage
         included, per failed job), spread over `nodes` nodes of `jobs` slots each; never below the longest job."""
         times = [float(r.get("seconds") or 0) for r in self.rows]
         if not times:
@@ -99,7 +100,8 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
     """Run the tracker (see the package doc). `repro_root`: where each group's reproduction folder goes (none
     written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
     track run in the database (an id or a label) are triaged again (after a fix to the triage, or to see which
-    upstream failures a new torch-mlir still reproduces); its wall time is then unknown. `opt_level`: each job whose
+    upstream failures a new torch-mlir still reproduces; with `triage` False, only its page is written again); its
+    wall time is then unknown. `opt_level`: each job whose
     TTNN compiles also compiles at that optimization level (the page's level column: compiles there or not, what
     the optimizer sharded, the program's PCC in the interpreter). `expected`: the expected-status table each row
     is judged against (statuses.py: the table's part for runs with or without `tt`).
@@ -132,7 +134,7 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
             finally:
                 db.close()
     _shown(rows, groups)
-    result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, tt=tt,
+    result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, tt=tt, triaged=triage,
                          whole=_whole_size(frontends, onnx_sample))
     if expected_table is not None:
         result.judged, result.expected_path = st.against_expected(rows, expected_table), expected
