@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -208,7 +209,7 @@ def test_a_stored_track_run_is_triaged_again_without_running_its_jobs(tracked, t
     assert done.returncode == 2 and "no run 999" in done.stderr, done.stderr
 
 
-def test_a_page_without_the_triage_counts_its_failures_and_never_says_none(tracked, tmp_path):
+def test_a_stored_runs_page_alone_counts_its_failures_and_says_when_the_run_stopped_part_way(tracked, tmp_path):
     # `--no-triage` (or `--from-run N --no-triage`: a stored run's page alone) used to print "Failures: none"
     first, _, db = tracked
     out = tmp_path / "page"
@@ -219,6 +220,15 @@ def test_a_page_without_the_triage_counts_its_failures_and_never_says_none(track
     assert "Failures: 2 jobs, not triaged (--no-triage)" in text and "Failures: none" not in text, text[:2000]
     assert "its page written again" in text and "Triage " not in text
     assert json.loads((out / "status.json").read_text())["triage_seconds"] is None
+    # a run that stopped part way (a reboot, Ctrl-C) still gives the page of the jobs it finished, and says so
+    stopped = str(tmp_path / "stopped.sqlite")
+    shutil.copy(db, stopped)
+    with sqlite3.connect(stopped) as con:
+        con.execute("UPDATE runs SET complete = 0 WHERE id = ?", (first.run_id,))
+    done = run_cli("track", "--from-run", str(first.run_id), "--no-triage", "--db", stopped, "--out", str(out),
+                   "--expected", str(tmp_path / "expected.json"))
+    assert done.returncode == 0, done.stderr
+    assert f"2 jobs of track run {first.run_id}, which stopped part way" in (out / "status.md").read_text()
 
 
 @pytest.mark.tt  # the Tenstorrent compiler is the subject

@@ -87,7 +87,9 @@ def counts(result) -> dict:
 def _timing(result, c: dict) -> str:
     if result.seconds is None:
         again = "triaged again" if result.triaged else "its page written again"
-        return f"{c['jobs']} jobs of track run {result.run_id}, {again} (their wall time was not recorded)."
+        part = "" if result.complete else (f", which stopped part way (the jobs it finished, of the whole "
+                                           f"tracker's {result.whole or '?'})")
+        return f"{c['jobs']} jobs of track run {result.run_id}{part}, {again} (their wall time was not recorded)."
     carried = (f", {c['carried_over']} of them carried over from run(s) {', '.join(map(str, c['carried_from']))} "
                "(model, options, ttbench code and the packages of every stage they reached unchanged: not run again)"
                if c["carried_over"] else "")

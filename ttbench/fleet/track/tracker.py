@@ -44,6 +44,7 @@ class TrackResult:
     expected_path: Optional[str] = None
     tt: bool = True  # whether the jobs went through the Tenstorrent stages
     triaged: bool = True  # False (--no-triage): the failures have no verdict and no group
+    complete: bool = True  # False: a stored run that stopped part way (--from-run), its rows the jobs it finished
 
     @property
     def worse_than_expected(self) -> bool:
@@ -110,8 +111,9 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
     expected_table = st.load_expected(expected, tt) if expected else None  # a bad table: before any work
     db_path = db_path or results_db.default_path()
     seconds: Optional[float] = None
+    complete = True
     if from_run is not None:
-        rows, run_id = stored_rows(db_path, from_run)
+        rows, run_id, complete = stored_rows(db_path, from_run)
     else:
         todo = plan(archs, frontends, onnx_sample)
         t0 = time.perf_counter()
@@ -135,7 +137,7 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
                 db.close()
     _shown(rows, groups)
     result = TrackResult(rows, groups, seconds, time.perf_counter() - t1, jobs, tt=tt, triaged=triage,
-                         whole=_whole_size(frontends, onnx_sample))
+                         complete=complete, whole=_whole_size(frontends, onnx_sample))
     if expected_table is not None:
         result.judged, result.expected_path = st.against_expected(rows, expected_table), expected
     db = results_db.connect_readonly(db_path) if from_run is not None else results_db.connect(db_path)
@@ -153,7 +155,8 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
 
 
 def stored_rows(db_path: str, ref: str) -> tuple:
-    """(rows, run id) of a complete track run in the database, by id or label."""
+    """(rows, run id, complete) of a track run in the database, by id or label: a run that stopped part way (a
+    reboot, Ctrl-C) gives the jobs it finished, and says so (complete False)."""
     if not os.path.isfile(db_path):
         raise BadInput(f"no results database at {db_path}: give --db PATH")
     with results_db.readable(db_path):
@@ -161,10 +164,9 @@ def stored_rows(db_path: str, ref: str) -> tuple:
         try:
             run_id = results_db.resolve_run(db, ref)
             run = results_db.describe_run(db, run_id)
-            if run["kind"] != "track" or not run["complete"]:
-                raise BadInput(f"run {run_id} is {'a ' + run['kind'] if run['kind'] != 'track' else 'an incomplete'} "
-                               "run: --from-run takes a complete track run")
-            return results_db.job_rows(db, run_id), run_id
+            if run["kind"] != "track":
+                raise BadInput(f"run {run_id} is a {run['kind']} run: --from-run takes a track run")
+            return results_db.job_rows(db, run_id), run_id, run["complete"]
         finally:
             db.close()
 
