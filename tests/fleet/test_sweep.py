@@ -448,3 +448,25 @@ def test_an_exception_that_escapes_a_job_is_a_ttbench_error_not_the_stage_it_rea
     assert row["failed_stage"] == "torchfx" and "internal error in ttbench" in row["error"], row
     assert "RuntimeError: planted" in row["error"], row
     assert statuses.job_status(row)[0] == statuses.TTBENCH_ERROR
+
+
+def test_a_job_killed_while_a_program_runs_is_not_a_failure_of_the_compiler_that_made_it(monkeypatch):
+    """A job the OOM killer ended while the StableHLO ran on the CPU, or while ttbench's interpreter ran the TTIR
+    program (hf/pe_video took 19 GB there), was counted as a TT compiler failure: the stage after the furthest one
+    it made. The compile had succeeded; the run of its program died."""
+    from ttbench.fleet import sweep
+    from ttbench.fleet.track import statuses
+
+    monkeypatch.setenv("TTBENCH_SWEEP_FAULT", "kill-at:hf/albert:run stablehlo")
+    row = sweep._child("hf/albert", "export", False, True, 600)
+    assert row["furthest"] == "stablehlo" and row["died_in"] == "run stablehlo", row
+    status, detail = statuses.job_status(row)
+    assert status == statuses.TORCH_MLIR and detail.startswith("StableHLO on the CPU: job killed by SIGKILL"), row
+    in_the_interpreter = {**row, "furthest": "ttnn", "died_in": "run ttir",
+                          "error": "job killed by SIGKILL in run ttir: "}
+    status, detail = statuses.job_status(in_the_interpreter)
+    assert status == statuses.TTBENCH_ERROR and "ttbench's interpreter ran the TTIR program" in detail
+    stored_before = {k: v for k, v in in_the_interpreter.items() if k != "died_in"}  # its error says where
+    assert statuses.job_status(stored_before)[0] == statuses.TTBENCH_ERROR
+    compiling = {**row, "furthest": "ttir", "died_in": "ttnn", "failed_stage": "ttnn", "error": "job killed ..."}
+    assert statuses.job_status(compiling)[0] == statuses.TT_COMPILER

@@ -301,7 +301,7 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
             return {**row, "contained_rerun": rerun} if rerun else row
         furthest, died_in = _stage_reached(out + STAGE_MARKER)
         where = f" in {died_in}" if died_in else ""
-        row = {"model": model, "frontend": frontend, "furthest": furthest,
+        row = {"model": model, "frontend": frontend, "furthest": furthest, "died_in": died_in,
                "failed_stage": died_in if died_in in STAGES else "?", **({"contained_rerun": rerun} if rerun else {})}
         if done.timed_out:
             return {**row, "error": f"timed out after {timeout:g} s{where}"}
@@ -517,9 +517,10 @@ def write_op_support(rows: list, out: str) -> list:
 
 def _inject_fault(model: str) -> None:
     """For testing that a killed job is retried once, then reported: TTBENCH_SWEEP_FAULT=kill:MODEL kills every
-    job of MODEL; kill-once:MODEL:MARKER only the first (it leaves MARKER behind). (raise:MODEL:STAGE: _raise_in.)"""
+    job of MODEL; kill-once:MODEL:MARKER only the first (it leaves MARKER behind). (raise:MODEL:STAGE,
+    kill-at:MODEL:STAGE: _fault_at.)"""
     fault = os.environ.get("TTBENCH_SWEEP_FAULT", "").split(":", 2)
-    if len(fault) >= 2 and fault[1] == model and fault[0] != "raise":
+    if len(fault) >= 2 and fault[1] == model and fault[0] in ("kill", "kill-once"):
         if fault[0] == "kill-once" and len(fault) == 3:
             if os.path.exists(fault[2]):
                 return
@@ -527,11 +528,15 @@ def _inject_fault(model: str) -> None:
         os.kill(os.getpid(), 9)
 
 
-def _raise_in(model: str, stage: str) -> None:
-    """For testing that an exception escaping a job is ttbench's error: TTBENCH_SWEEP_FAULT=raise:MODEL:STAGE
-    raises as MODEL's job starts STAGE, outside anything that contains a stage's failure."""
-    if os.environ.get("TTBENCH_SWEEP_FAULT") == f"raise:{model}:{stage}":
+def _fault_at(model: str, stage: str) -> None:
+    """For testing how a job that fails outside every stage's containment is said: TTBENCH_SWEEP_FAULT=
+    raise:MODEL:STAGE raises as MODEL's job starts STAGE (or "run STAGE"); kill-at:MODEL:STAGE kills the job
+    there, as the OOM killer does."""
+    fault = os.environ.get("TTBENCH_SWEEP_FAULT")
+    if fault == f"raise:{model}:{stage}":
         raise RuntimeError("planted")
+    if fault == f"kill-at:{model}:{stage}":
+        os.kill(os.getpid(), 9)
 
 
 def _job_main(argv) -> int:
@@ -542,7 +547,7 @@ def _job_main(argv) -> int:
 
     def on_stage(name: str) -> None:
         marker.write(f"{name}\n")
-        _raise_in(model, name)
+        _fault_at(model, name)
 
     row = run_job(model, frontend, tt == "1", run == "1", ops == "1", programs == "1",
                   int(opt_level) if opt_level else None, on_stage=on_stage, kept=kept or None)

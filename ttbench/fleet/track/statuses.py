@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Optional
 
 from ...core import FRONTEND_STAGES, GRAPH_STAGES, INTERNAL_ERROR, PROGRAM_STAGES, TORCH_MLIR_STAGES, BadInput
@@ -34,6 +35,12 @@ def job_status(row: dict) -> tuple:
     error = row.get("error") or ""
     if INTERNAL_ERROR in error:
         return TTBENCH_ERROR, error[:300]
+    ran = _died_running(row)
+    if ran in PROGRAM_STAGES:  # the compiler made the program: what died is ttbench's interpreter running it
+        return TTBENCH_ERROR, (f"the job died while ttbench's interpreter ran the {ran.upper()} program (the "
+                               f"Tenstorrent compile had succeeded): {error[:200]}")
+    if ran is not None:  # torch-mlir's StableHLO, run on the CPU
+        return TORCH_MLIR, f"StableHLO on the CPU: {error[:280]}"
     stage = _failed_stage(row)
     if stage is not None:
         if stage in GRAPH_STAGES:
@@ -52,6 +59,21 @@ def job_status(row: dict) -> tuple:
             if (row.get("ops") or {}).get(stage) and pccs.get(stage) is None:
                 return REFUSED, f"{stage}: {(notes.get(stage) or 'not run')[:280]}"
     return PASSED, ""
+
+
+_DIED_RUNNING = re.compile(r"^job [^:]* in run (\w+):")  # a dead job's error, as sweep._child says it
+
+
+def _died_running(row: dict) -> Optional[str]:
+    """The stage whose program was running on the CPU (a "run STAGE" step) when the job died, else None. Rows stored
+    before `died_in` was kept say it in their error alone."""
+    if row.get("failed_stage") != "?":
+        return None
+    died = row.get("died_in")
+    if died is None:
+        found = _DIED_RUNNING.match(row.get("error") or "")
+        return found.group(1) if found else None
+    return died[len("run "):] if died.startswith("run ") else None
 
 
 def _failed_stage(row: dict) -> Optional[str]:
