@@ -573,3 +573,11 @@ def test_the_whole_tracker_takes_every_architecture_of_every_zoo_and_one_that_do
     row = result.rows[0]
     assert row["track_status"] == "frontend failure" and "the model did not build" in row["error"], row
     assert "natten" in row["error"]
+
+
+def test_a_page_written_from_another_checkouts_rows_shows_no_machine_path():
+    # `--from-run` in one checkout over rows made in another: torch-mlir's errors quote ttbench's stack trace
+    text = triage.shown('FIX ME: {\'stack_trace\': \'File "/srv/nightly/checkout/ttbench/hf_zoo.py", line 571\'}\n'
+                        '  File "/srv/nightly/checkout/.venv/lib/python3.11/site-packages/torch/nn/module.py"\n'
+                        '  File "/srv/nightly/checkout/.venv/lib/pyth')  # cut short where the row's error was
+    assert "/srv" not in text and '"ttbench/hf_zoo.py", line 571' in text and '"site-packages/torch/nn' in text
