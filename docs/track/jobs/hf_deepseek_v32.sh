@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/deepseek_v32: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: torch-mlir failure
+ttbench bringup hf/deepseek_v32 --frontend export --out hf_deepseek_v32-export

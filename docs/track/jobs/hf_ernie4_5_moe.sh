@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/ernie4_5_moe: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: torch-mlir failure
+ttbench bringup hf/ernie4_5_moe --frontend export --out hf_ernie4_5_moe-export

@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/exaone4_5: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup hf/exaone4_5 --frontend export --out hf_exaone4_5-export --run cpu --stage ttnn

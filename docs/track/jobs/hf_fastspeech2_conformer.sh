@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/fastspeech2_conformer: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/fastspeech2_conformer --frontend export --out hf_fastspeech2_conformer-export

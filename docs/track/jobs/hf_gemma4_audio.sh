@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/gemma4_audio: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/gemma4_audio --frontend export --out hf_gemma4_audio-export

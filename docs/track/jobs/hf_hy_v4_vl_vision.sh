@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/hy_v4_vl_vision: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/hy_v4_vl_vision --frontend export --out hf_hy_v4_vl_vision-export

@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/lfm3_vl: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/lfm3_vl --frontend export --out hf_lfm3_vl-export

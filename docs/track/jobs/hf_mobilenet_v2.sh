@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/mobilenet_v2: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup hf/mobilenet_v2 --frontend export --out hf_mobilenet_v2-export --run cpu --stage ttnn

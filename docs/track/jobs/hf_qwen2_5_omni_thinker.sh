@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/qwen2_5_omni_thinker: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/qwen2_5_omni_thinker --frontend export --out hf_qwen2_5_omni_thinker-export

@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/qwen2_5_vl_text: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup hf/qwen2_5_vl_text --frontend export --out hf_qwen2_5_vl_text-export --run cpu --stage ttnn

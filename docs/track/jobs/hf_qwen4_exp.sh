@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/qwen4_exp: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: frontend failure
+ttbench bringup hf/qwen4_exp --frontend export --out hf_qwen4_exp-export

@@ -1,0 +1,4 @@
+#!/bin/sh
+# hf/wav2vec2: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup hf/wav2vec2 --frontend export --out hf_wav2vec2-export --run cpu --stage ttnn
