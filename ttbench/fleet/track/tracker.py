@@ -102,9 +102,9 @@ def track(archs: Optional[list] = None, frontends=DEFAULT_FRONTENDS, onnx_sample
     written without it). Progress: `progress(phase, done, total, detail)`. `from_run`: no jobs; the rows of that
     track run in the database (an id or a label) are triaged again (after a fix to the triage, or to see which
     upstream failures a new torch-mlir still reproduces; with `triage` False, only its page is written again); its
-    wall time is then unknown. `opt_level`: each job whose
-    TTNN compiles also compiles at that optimization level (the page's level column: compiles there or not, what
-    the optimizer sharded, the program's PCC in the interpreter). `expected`: the expected-status table each row
+    wall time is then unknown. `opt_level`: each job whose TTNN compiles also compiles at that optimization level
+    (the page's level column: compiles there or not, what the optimizer sharded, the program's PCC in the
+    interpreter). `expected`: the expected-status table each row
     is judged against (statuses.py: the table's part for runs with or without `tt`).
     `carry_over`: a job unchanged since the last complete track run in the database is not run again, nor triaged
     again; a failure group all of whose jobs are carried over keeps its reproduction (fleet/carry_over.py)."""
