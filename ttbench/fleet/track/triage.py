@@ -308,13 +308,12 @@ def _key(message: str) -> tuple:
 def shown(text: str) -> str:
     """Text for a committed page: this machine's install and checkout paths left out."""
     text = _ANSI.sub("", hf_zoo.INSTALL_PATH.sub("site-packages/", text or ""))
-    return _A_CHECKOUT.sub("", _AN_INSTALL.sub("site-packages/", text.replace(_CHECKOUT, "")))
+    return _A_CHECKOUT.sub("", text.replace(_CHECKOUT, ""))
 
 
 _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))) + os.sep
 # ttbench's source in the checkout a stored row was made in, which need not be this one (--from-run elsewhere)
 _A_CHECKOUT = re.compile(r"(?:/[\w.+\-]+)+/(?=ttbench/[\w/]+\.py\b|\.venv/)")  # its source, its venv
-_AN_INSTALL = re.compile(r"(?:/[\w.+\-]+)+/site-packages/")
 
 
 def write_divergence(b, incorrect: dict, folder: str) -> list:
