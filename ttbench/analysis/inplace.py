@@ -33,24 +33,45 @@ def inplace_ops(stage: Stage) -> list:
     return []
 
 
-def lineage(op, later_stages: list, fused: Optional[dict] = None) -> dict:
+class StageLines:
+    """Each stage's ops by source line and the indexes of those that mutate, made once per stage: lineage asks it
+    for every in-place op, and a model with hundreds of them (every `inplace=True` activation) made it quadratic."""
+
+    def __init__(self):
+        self._made: dict = {}
+
+    def of(self, stage: Stage) -> tuple:
+        """({source line: the ops there that should point at one}, {index of each op that mutates})."""
+        key = id(stage)
+        if key not in self._made:
+            by_line: dict = {}
+            for o in stage.ops:
+                if o.location is not None and needs_location(o.name):
+                    by_line.setdefault(o.location, []).append(o)
+            self._made[key] = (stage, by_line, {o.index for o in inplace_ops(stage)})  # held: its id is not reused
+        return self._made[key][1:]
+
+
+def lineage(op, later_stages: list, fused: Optional[dict] = None, lines: Optional[StageLines] = None) -> dict:
     """What each later stage has at the op's source line: {stage: {"status", "ops", "became"}}, status one of
     "functionalized", "still in-place", "fused" (its activation runs inside another op: `fused` is
     fusion.analyze_fusion's answer, and "into" says where), "gone", "stage failed". "ops" are all the line's ops,
-    "became" those of the in-place op's own kind (relu_ -> relu, maximum), what the op itself turned into."""
+    "became" those of the in-place op's own kind (relu_ -> relu, maximum), what the op itself turned into.
+    `lines`: the stages' ops by line, when the caller asks for many ops."""
     out = {}
     kinds = kinds_of(op_kind(op.name))
+    lines = lines or StageLines()
     for stage in later_stages:
         if not stage.ok:
             out[stage.name] = {"status": "stage failed", "ops": [], "error": stage.error}
             continue
-        same_line = [o for o in stage.ops if o.location == op.location and needs_location(o.name)]
+        by_line, mutating = lines.of(stage)
+        same_line = by_line.get(op.location, [])
         if not same_line:
             into = (fused or {}).get(stage.name, {}).get(op.location)
             out[stage.name] = {"status": "fused", "ops": [], "into": str(into)} if into is not None \
                 else {"status": "gone", "ops": []}
             continue
-        mutating = {o.index for o in inplace_ops(stage)}
         names = sorted({o.name for o in same_line})
         status = "still in-place" if any(o.index in mutating for o in same_line) else "functionalized"
         out[stage.name] = {"status": status, "ops": names,
@@ -82,6 +103,7 @@ def analyze_inplace(bringup, fused: Optional[dict] = None):
     stages = list(bringup.stages.values())
     findings, columns = [], {}
     fused = analyze_fusion(bringup) if fused is None else fused
+    lines = StageLines()
     for i, stage in enumerate(stages):
         if not stage.ok or stage.name not in ("fx", "torchfx"):
             continue
@@ -89,11 +111,11 @@ def analyze_inplace(bringup, fused: Optional[dict] = None):
         updates = _state_updates(stage)
         # Lineage runs to the last stage: what the op became there, or the op its activation was fused into.
         later = stages[i + 1:]
-        rewritten = _functionalized_by_export(stage, later, fused)
+        rewritten = _functionalized_by_export(stage, later, fused, lines)
         findings.extend(updates + rewritten)
         columns[stage.name] = {"inplace": len(ops) + len(updates) + len(rewritten)}
         for op in ops:
-            lin = lineage(op, later, fused) if op.location else {}
+            lin = lineage(op, later, fused, lines) if op.location else {}
             findings.append(Finding(
                 kind=FindingKind.INPLACE, stage=stage.name, op=op.name, location=op.location,
                 message=f"{op.name} mutates its input" + (f" -> {_describe(lin)}" if lin else
@@ -102,14 +124,14 @@ def analyze_inplace(bringup, fused: Optional[dict] = None):
     return findings, columns
 
 
-def _functionalized_by_export(stage: Stage, later: list, fused: dict) -> list:
+def _functionalized_by_export(stage: Stage, later: list, fused: dict, lines: StageLines) -> list:
     """The in-place ops the model's code has and torch.export rewrote out of place before the fx stage (so that
     stage shows none): one finding each, with what every stage has at its line, and the frontend that keeps them."""
     out = []
     for written in stage.meta.get("inplace_rewritten", ()):
         loc = SourceLoc(written["file"], written["line"]) if written.get("file") else None
         op = Op(index=-1, name=written["op"], location=loc)
-        lin = lineage(op, [stage] + later, fused) if loc else {}
+        lin = lineage(op, [stage] + later, fused, lines) if loc else {}
         functional = ".".join(written["op"].split(".")[:2]).rstrip("_") + "."  # aten.add_.Tensor -> aten.add.
         shown = next((o.index for o in stage.ops if loc and o.location == loc and o.name.startswith(functional)),
                      None)  # the op it became, which the view marks
