@@ -108,8 +108,8 @@ def run_job(model: str, frontend: str, tt: bool, run: bool, ops: bool = False, p
         row["stage_pcc"], row["stage_notes"] = {"stablehlo": result.pcc}, {}
         if not result.ok:
             row["stage_notes"]["stablehlo"] = result.message[:300]
-        if programs:
-            _run_programs(b, row, mark)
+        if programs:  # against the golden the CPU run just made: the model is not run eagerly twice more
+            _run_programs(b, row, mark, expected=result.golden_arrays or None)
         if kept and result.golden_arrays:
             _keep(kept, b, row, result)
     if ops:
