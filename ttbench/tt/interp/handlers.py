@@ -340,15 +340,23 @@ def _transpose(ctx, op, args):
          reference="TTIR broadcast: broadcast_dimensions are repeat factors per dimension (1 keeps it)")
 def _broadcast(ctx, op, args):
     factors = _attr(op, "broadcast_dimensions")
-    _allocating(op, _times(args[0].shape, factors), "a repeat to")
-    return args[0].repeat(factors)
+    return _tiled(args[0], factors, _allocating(op, _times(args[0].shape, factors), "a repeat to"))
 
 
 @handles("ttnn.repeat", attributes=("repeat_dims",), reference="ttnn.repeat(x, repeat_dims)")
 def _repeat(ctx, op, args):
     factors = _shape_attr(op, "repeat_dims")
-    _allocating(op, _times(args[0].shape, factors), "a repeat to")
-    return args[0].repeat(factors)
+    return _tiled(args[0], factors, _allocating(op, _times(args[0].shape, factors), "a repeat to"))
+
+
+def _tiled(x, factors, shape: tuple):
+    """`x.repeat(factors)` (of `shape`): a view where only dimensions of size 1 are repeated (a broadcast, most
+    of them), a copy otherwise. No handler writes into its inputs, so the view is safe, and it saves copying a
+    tensor the next op reads once (tens of MB in a vision model's TTIR)."""
+    padded = (1,) * (len(shape) - x.dim()) + tuple(x.shape)
+    if all(int(f) == 1 or d == 1 for d, f in zip(padded, factors)):
+        return x.reshape(padded).expand(shape)
+    return x.repeat(factors)
 
 
 def _times(shape, factors) -> tuple:
