@@ -271,6 +271,7 @@ def preload() -> None:
     from ..stages.fx import on_meta  # noqa: F401  # lazy: only the zygote imports what the jobs need
 
     hf_zoo.architectures()
+    import jax  # noqa: F401  # a job runs its StableHLO on the CPU in itself (run.worker.run_here); no thread yet
     import torch_mlir.fx  # noqa: F401
     from transformers import AutoModel  # noqa: F401
 

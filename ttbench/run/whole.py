@@ -13,7 +13,7 @@ from ..io.arrays import to_numpy
 from ..ir.text import inline_resources, legalize_for_tt
 from ..ir.walk import main_function
 from ..proc.array_files import load_arrays, save_arrays
-from ..proc.children import ContainedFailure
+from ..proc.children import ContainedFailure, in_disposable_job
 from ..proc.client import WorkerClient, WorkerDied, shared_client
 from ..proc.scratch import temp_folder
 from ..progress import bar as progress_bar
@@ -21,6 +21,7 @@ from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from ..tt.program import ProgramError, ProgramUnreadable, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIM_PRODUCER, NotSimulated, simulate
 from .devices import device as find_device
+from .worker import run_here
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
 from ..records.results import RunResult
 
@@ -142,7 +143,8 @@ def run_stage(b: BringupRecord, stage: str = "stablehlo", device: str = "cpu", a
             text = pjrt_text(s.full_text())
         inputs = [to_numpy(v) for v in b.argument_values]
         try:
-            reply = run_text_on_device(shared_client(dev.name), text, inputs, timeout)
+            reply = (run_here(text, inputs) if dev.name == "cpu" and in_disposable_job() else
+                     run_text_on_device(shared_client(dev.name), text, inputs, timeout))
         except WorkerDied as exc:
             result.message = f"{stage} on {device}: {exc}"
             return result
