@@ -315,3 +315,37 @@ def test_two_users_compile_at_once_and_neither_trusts_the_others_files(tmp_path,
     assert (their_cache / "tmp").stat().st_uid == other and ((their_cache / "tmp").stat().st_mode & 0o777) == 0o700
     ours_cached = os.path.join(cache_dir(), tt_plugin.DESCRIPTOR_NAME)
     assert os.stat(ours_cached).st_uid == os.getuid()
+
+
+def test_a_runs_jobs_compile_through_one_plugin_process_and_a_failure_reads_as_a_one_shot_compiles(tmp_path,
+                                                                                                  monkeypatch):
+    # A tracker job used to start the plugin for its one compile (~2.7 s of bert's 3 s), one job at a time under
+    # the plugin lock. In a run with a compile service, successes come from its one plugin process; a module it
+    # cannot compile (here a planted abort) is compiled again one-shot, so the error is the one-shot's own.
+    from ttbench.proc.children import DISPOSABLE_JOB_ENV
+    from ttbench.stages.tt import handed_over_text
+    from ttbench.tt import compile_service
+
+    b = tb.bringup(*tb.models.load("mlp"), tt=False)
+    text = handed_over_text(b.stages["stablehlo"], b.arguments, "args")
+    monkeypatch.setenv("TTBENCH_TT_WORKER_FAULT", "abort:planted-abort")  # before the service: its plugin has it
+    with tt_plugin.compile_service() as service:
+        monkeypatch.setenv(DISPOSABLE_JOB_ENV, "1")
+        monkeypatch.setenv(compile_service.SERVICE_ENV, service.path)
+        compiled = []
+        for name in ("a", "b"):
+            (tmp_path / name).mkdir()
+            compiled.append(tt_plugin.compile_stablehlo(text, str(tmp_path / name)))
+        assert all(c.ok and c.files.get("ttnn") for c in compiled), [c.error for c in compiled]
+        assert service.served == 2 and service.worker.restarts == 0  # one plugin start for both
+        (tmp_path / "c").mkdir()
+        aborted = tt_plugin.compile_stablehlo(text + "\n// planted-abort\n", str(tmp_path / "c"))
+        assert not aborted.ok and aborted.error.startswith("compiler aborted"), aborted.error
+        (tmp_path / "d").mkdir()
+        again = tt_plugin.compile_stablehlo(text, str(tmp_path / "d"))
+        assert again.ok and service.served == 3 and service.worker.restarts == 1  # a fresh plugin after the crash
+        monkeypatch.delenv(compile_service.SERVICE_ENV)
+        (tmp_path / "e").mkdir()
+        alone = tt_plugin.compile_stablehlo(text + "\n// planted-abort\n", str(tmp_path / "e"))
+        assert aborted.error == alone.error and aborted.log == alone.log
+    assert not os.path.exists(service.folder)

@@ -27,6 +27,7 @@ from ..proc.client import describe_exit
 from ..proc.scratch import temp_folder
 from ..render.tables import html_table
 from ..run.devices import device
+from ..tt import compile_service, plugin as tt_plugin
 from . import carry_over as carry, executors, kept_stages, op_support, results_db
 from .op_support import job_ops
 
@@ -288,7 +289,8 @@ def _child(model: str, frontend: str, tt: bool, run: bool, timeout: float, ops: 
         argv = ["job", model, frontend, out, str(int(tt)), str(int(run)), str(int(ops)), str(int(programs)),
                 "" if opt_level is None else str(opt_level), kept or ""]
         cmd = [sys.executable, "-m", JOB_MODULE, *argv]
-        done = zygote.run_module(JOB_MODULE, argv, timeout, {**os.environ, DISPOSABLE_JOB_ENV: "1"})
+        done = zygote.run_module(JOB_MODULE, argv, timeout, {**os.environ, DISPOSABLE_JOB_ENV: "1",
+                                                             **compile_service.job_env()})
         rerun = None
         if done.returncode < 0 and not done.timed_out:  # crashed uncontained: once more, contained
             rerun = f"the job {describe_exit(done.returncode)} in {_stage_reached(out + STAGE_MARKER)[1] or '?'} " \
@@ -420,7 +422,10 @@ def run_jobs(todo: list, jobs: int = 2, tt: bool = True, run: bool = True, known
                 rows[i] = carry.carried(taken[1], taken[0])
                 finished(i, rows[i])
         # local jobs fork from one zygote that has imported what they import (Ray's run in their own workers)
-        with zygote.running([f"{JOB_MODULE}:preload"]) if runner.name == "local" and fresh else nullcontext():
+        local = runner.name == "local" and bool(fresh)
+        # ... and compile through one Tenstorrent plugin process of the run's (tt/compile_service.py)
+        with zygote.running([f"{JOB_MODULE}:preload"]) if local else nullcontext(), \
+                (tt and local and tt_plugin.compile_service()) or nullcontext():
             ran = runner.run([executors.Job(_child, (*todo[i], tt, run, timeout, ops, programs, opt_level,
                                                      kept_names[i] and kept_stages.folder(kept_root, kept_names[i])),
                                             timeout) for i in fresh], lambda k, row: finished(fresh[k], row))

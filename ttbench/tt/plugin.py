@@ -24,6 +24,7 @@ from ..proc.array_files import load_arrays, save_arrays
 from ..proc.children import run_once
 from ..proc.client import WorkerClient, WorkerDied
 from ..proc.scratch import cache_dir, private_tmp, temp_dir
+from .compile_service import compile_served, running as running_service
 
 DEFAULT_TIMEOUT_S = env_seconds("TTBENCH_TT_TIMEOUT", 900.0)
 DESCRIPTOR_NAME = "blackhole_p150.ttsys"
@@ -167,6 +168,20 @@ def system_descriptor(timeout: float = 300) -> Optional[str]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def compile_service():
+    """A compile service (compile_service.py) for the jobs of a run, with this machine's compile settings: a
+    context manager, or None where the plugin cannot compile here (each job then says why)."""
+    if not optional.tt_plugin().available:
+        return None
+    try:
+        descriptor = system_descriptor()
+    except PluginError:
+        return None
+    env = _child_env({"TT_COMPILE_ONLY_SYSTEM_DESC": descriptor} if descriptor else {})
+    return running_service([sys.executable, WORKER, "serve"], env,
+                           lambda timeout: plugin_lock(timeout, on_wait=lambda pid: None))
+
+
 def run_script(path: str, timeout: float):
     """Someone else's script that loads the plugin (the tracker's reproductions: they never import ttbench), run
     in a fresh interpreter with this machine's compile-only settings, under the plugin lock -> run_once's Finished,
@@ -229,6 +244,12 @@ def compile_stablehlo(text: str, workdir: str, timeout: float = DEFAULT_TIMEOUT_
     with open(source, "w") as f:
         f.write(text)
     export = os.path.join(workdir, "export")
+    served = compile_served(source, export, optimization_level, timeout)
+    if served is not None and served.get("ok"):  # a job of a run with a compile service: only its successes count
+        return Compiled(True, None, target, served["seconds"], collect_exports(export),
+                        lock_wait_seconds=served["lock_wait_seconds"])
+    if served is not None:
+        shutil.rmtree(export, ignore_errors=True)  # the service's failed try: the one-shot compile writes anew
     command = ["compile", source, export] + ([str(optimization_level)] if optimization_level is not None else [])
     result = run_worker(command, env, timeout)
     waited = result.lock_wait_seconds
