@@ -147,6 +147,22 @@ def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_messa
     assert triage.verdict(row, run)[0] == "upstream"
 
 
+def test_the_op_search_behind_a_torch_mlir_repro_lowers_every_op_and_runs_none():
+    # Running every op on the CPU is what an op-level repro of a lowering failure never needed: for a video model
+    # it took 17 GB and the reproduction's whole 10 minutes.
+    from ttbench.run.op_by_op import LOWERED_ONLY, op_by_op
+
+    class Median(torch.nn.Module):
+        def forward(self, x):
+            return torch.median(x * 2, -1)[0]
+
+    b = tb.bringup(Median(), torch.randn(3, 4, 4), tt=False, progress=False)
+    rows = {r.op: r for r in op_by_op(b, device="cpu", progress=False, lower_only=True).rows}
+    assert rows["aten.mul.Tensor"].ok and rows["aten.mul.Tensor"].note == LOWERED_ONLY
+    assert rows["aten.mul.Tensor"].pcc is None and rows["aten.mul.Tensor"].furthest_stage == "stablehlo"
+    assert not rows["aten.median.dim"].ok and rows["aten.median.dim"].furthest_stage == "torchfx"
+
+
 def test_bad_tracker_input_is_one_line_before_any_work(tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "elsewhere").mkdir()

@@ -45,6 +45,7 @@ from .simulated_ops import simulator_op_by_op
 
 MODES = tuple(OpByOpMode)
 DEFAULT_OP_TIMEOUT_S = 30.0
+LOWERED_ONLY = "lowered to StableHLO, not run (lower_only)"  # the note of a lower_only row that lowered
 # Isolated units compiled as one program on a PJRT device (see _Rows.run_batch): enough to pay the compile's fixed
 # cost rarely, few enough that progress moves and the inputs of a batch stay small.
 BATCH_UNITS = 24
@@ -106,8 +107,10 @@ def _lowered(reply: dict, unit: Unit, text_path: str) -> tuple:
 class _Rows:
     """Runs units and can run one again by index (same inputs, a fresh executor)."""
 
-    def __init__(self, units: list, executor_class, device, min_pcc, atol, rtol, timeout, transform):
+    def __init__(self, units: list, executor_class, device, min_pcc, atol, rtol, timeout, transform,
+                 lower_only: bool = False):
         self.units, self.executor_class, self.device = units, executor_class, device
+        self.lower_only = lower_only  # op_by_op's: lowered is as far as a unit goes
         self.min_pcc, self.atol, self.rtol, self.timeout, self.transform = min_pcc, atol, rtol, timeout, transform
         self.lowered: dict = {}  # unit key -> what _lower gave it
 
@@ -152,6 +155,10 @@ class _Rows:
                 unit.row.seconds = (share if i in lowered_of else 0.0) + time.perf_counter() - t
                 if text is not None:
                     texts[i] = text
+            if self.lower_only:
+                for i in texts:
+                    self.units[i].row.ok, self.units[i].row.note = True, LOWERED_ONLY
+                return
             t = time.perf_counter()
             batch = executor.execute_many(list(texts.values()), [self.units[i].inputs for i in texts], tmp,
                                           self.timeout + BATCH_SECONDS_PER_UNIT * len(texts)) \
@@ -250,12 +257,14 @@ class _Rows:
 def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None, mode: str = "isolated",
              pcc: float = 0.99, atol: float = 1e-2, rtol: float = 1e-2, timeout: Optional[float] = None,
              transform: Optional[Callable] = None, progress: bool = True, stop_at_first_failure: bool = False,
-             ) -> OpByOpReport:
+             lower_only: bool = False) -> OpByOpReport:
     """Run every op of `b` on `device` (see module doc). `timeout`: seconds per op (default 30) or, on ttsim, per
     simulator run (default the simulator's, 1800: a cold run compiles kernels). `transform(stablehlo_text, op,
     node)`, if given, may edit
     each op's StableHLO before it runs (to try a lowering change, or to test the tool). `stop_at_first_failure`:
-    isolated mode stops after the first op that fails (first_failing_op uses it)."""
+    isolated mode stops after the first op that fails (first_failing_op uses it). `lower_only` (isolated mode):
+    each op is lowered to StableHLO and not run (a row that lowered is ok, its note says so): what an op-level
+    reproduction of a torch-mlir failure needs, without running a video model's every op on the CPU."""
     if mode not in MODES:
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
     if device == "ttsim":  # the compiler's own TTNN ops, not the frontend's: simulator against interpreter
@@ -281,17 +290,19 @@ def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None,
     t0 = time.perf_counter()
     # every unit is lowered in the CPU worker: its start and imports overlap the recording of the golden values
     shared_client("cpu").send_ahead({"kind": "warm"})
+    if lower_only and mode != "isolated":
+        raise BadInput("lower_only lowers each op alone: it takes mode='isolated'")
     flow = _isolated if mode == "isolated" else _chained
     skipped: dict = {}  # op -> occurrences left out (see skip_call)
     rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,
-                                     stop_at_first_failure, skipped)
+                                     stop_at_first_failure, skipped, lower_only)
     return OpByOpReport(model=b.model_name, stage=executor_class.stage, device=dev.name, mode=mode, min_pcc=pcc,
                         rows=rows, total_ops=total, seconds=time.perf_counter() - t0, first_divergence=first,
                         compile_only=compile_only, frontend=b.frontend, skipped=skipped, _rerun=rerun)
 
 
 def _isolated(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress,
-              stop_at_first_failure, skipped):
+              stop_at_first_failure, skipped, lower_only=False):
     occurrences = onnx_occurrences(b, timeout) if b.frontend == "onnx" else fx_occurrences(b, timeout, skipped)
     unique: dict = {}
     for key, make_unit, node_name, location in occurrences:
@@ -305,7 +316,7 @@ def _isolated(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeou
         if location and location not in row.locations:
             row.locations.append(location)
     units = list(unique.values())
-    rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
+    rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform, lower_only)
     with executor_class(dev) as executor, progress_bar(len(units), f"{b.model_name} ops", progress) as bar:
         # first_failing_op compiles one op at a time on a device that compiles each alone (tt): no further
         step = 1 if stop_at_first_failure and getattr(executor, "execute_many", None) is None else BATCH_UNITS
@@ -322,7 +333,8 @@ def _isolated(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeou
 
 # --- chained -----------------------------------------------------------------------------------------------------
 
-def _chained(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop, skipped):
+def _chained(b: BringupRecord, dev, executor_class, min_pcc, atol, rtol, timeout, transform, progress, _stop, skipped,
+             _lower_only=False):
     units: list = []
     rows = _Rows(units, executor_class, dev, min_pcc, atol, rtol, timeout, transform)
     chain = _onnx_chain if b.frontend == "onnx" else _fx_chain
