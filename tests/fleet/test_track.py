@@ -148,8 +148,8 @@ def test_the_minimal_repro_of_a_torch_mlir_limit_fails_alone_with_the_same_messa
 
 
 def test_the_op_search_behind_a_torch_mlir_repro_lowers_every_op_and_runs_none():
-    # Running every op on the CPU is what an op-level repro of a lowering failure never needed: for a video model
-    # it took 17 GB and the reproduction's whole 10 minutes.
+    # Running every op on the CPU is what an op-level repro of a lowering failure never needed (a quarter of
+    # hf/afmoe's op search, more where the activations are large).
     from ttbench.run.op_by_op import LOWERED_ONLY, op_by_op
 
     class Median(torch.nn.Module):

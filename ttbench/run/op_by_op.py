@@ -264,7 +264,7 @@ def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None,
     each op's StableHLO before it runs (to try a lowering change, or to test the tool). `stop_at_first_failure`:
     isolated mode stops after the first op that fails (first_failing_op uses it). `lower_only` (isolated mode):
     each op is lowered to StableHLO and not run (a row that lowered is ok, its note says so): what an op-level
-    reproduction of a torch-mlir failure needs, without running a video model's every op on the CPU."""
+    reproduction of a torch-mlir failure needs, without running every op on the CPU."""
     if mode not in MODES:
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
     if device == "ttsim":  # the compiler's own TTNN ops, not the frontend's: simulator against interpreter
