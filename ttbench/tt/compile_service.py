@@ -28,11 +28,12 @@ from typing import Iterator, Optional
 
 from ..proc.children import in_disposable_job
 from ..proc.client import WorkerClient, WorkerDied
-from ..proc.scratch import cache_dir, temp_dir
+from ..proc.scratch import cache_dir, remove_orphans, temp_dir
 
 SERVICE_ENV = "TTBENCH_TT_COMPILE_SERVICE"  # a job's environment: the socket of its run's compile service
 RESTART_EVERY = 200
 SOCKET_NAME = "compile.sock"
+PREFIX = "ttbench-compile-service-"
 WAITED_S = 0.05  # a wait for the lock below this is the taking of it, not another compile ahead (not said)
 
 
@@ -42,19 +43,26 @@ class CompileService:
     (plugin.compile_service)."""
 
     def __init__(self, command: list, env: dict, lock):
-        self.folder = temp_dir("ttbench-compile-service-", cache_dir())  # 0700: only this user connects
-        self.plugin_tmp = os.path.join(self.folder, "tmp")
-        os.mkdir(self.plugin_tmp, 0o700)
-        self.path = os.path.join(self.folder, SOCKET_NAME)
+        # The plugin's temp folder (~420 MB of runtime unpacked) beside the cache, a killed run's reclaimed; the
+        # socket in a folder of the system's temp (a Unix socket's path must stay short), 0700: only this user
+        # connects.
+        remove_orphans(PREFIX, cache_dir())
+        remove_orphans(PREFIX)
+        self.folders = [temp_dir(PREFIX, cache_dir()), temp_dir(PREFIX)]
+        self.plugin_tmp, self.path = self.folders[0], os.path.join(self.folders[1], SOCKET_NAME)
         self.worker = WorkerClient("tt", start_timeout=300, env={**env, "TMPDIR": self.plugin_tmp},
                                    command=command, cwd=cache_dir())  # cwd: see plugin.run_worker
         self.lock = lock
         self.compiles = self.served = 0
         self.one_at_a_time = threading.Lock()
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(self.path)
-        self.listener.listen(16)
         self.closed = False
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self.listener.bind(self.path)
+            self.listener.listen(16)
+        except OSError:
+            self.close()
+            raise
         threading.Thread(target=self._accept, name="ttbench-compile-service", daemon=True).start()
 
     def _accept(self) -> None:
@@ -104,23 +112,29 @@ class CompileService:
         with contextlib.suppress(OSError):
             self.listener.close()
         self.worker.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 _current: Optional[CompileService] = None
 
 
 @contextlib.contextmanager
-def running(command: list, env: dict, lock) -> Iterator[CompileService]:
-    """A compile service for the jobs started in this `with` block (job_env tells them where it is)."""
+def running(command: list, env: dict, lock) -> Iterator[Optional[CompileService]]:
+    """A compile service for the jobs started in this `with` block (job_env tells them where it is); None, and
+    each job compiles one-shot, where it cannot start (no socket can be made)."""
     global _current
-    service = CompileService(command, env, lock)
+    try:
+        service: Optional[CompileService] = CompileService(command, env, lock)
+    except OSError:
+        service = None
     previous, _current = _current, service
     try:
         yield service
     finally:
         _current = previous
-        service.close()
+        if service is not None:
+            service.close()
 
 
 def job_env() -> dict:
