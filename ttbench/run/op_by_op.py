@@ -267,6 +267,8 @@ def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None,
     reproduction of a torch-mlir failure needs, without running every op on the CPU."""
     if mode not in MODES:
         raise BadInput(f"unknown op-by-op mode {mode!r}: choose one of {', '.join(MODES)}")
+    if lower_only and mode != "isolated":
+        raise BadInput("lower_only lowers each op alone: it takes mode='isolated'")
     if device == "ttsim":  # the compiler's own TTNN ops, not the frontend's: simulator against interpreter
         if stage not in (None, "ttnn"):
             raise BadInput(f"op by op on ttsim runs the TTNN program's ops (got stage={stage!r})")
@@ -290,8 +292,6 @@ def op_by_op(b: BringupRecord, device: str = "cpu", stage: Optional[str] = None,
     t0 = time.perf_counter()
     # every unit is lowered in the CPU worker: its start and imports overlap the recording of the golden values
     shared_client("cpu").send_ahead({"kind": "warm"})
-    if lower_only and mode != "isolated":
-        raise BadInput("lower_only lowers each op alone: it takes mode='isolated'")
     flow = _isolated if mode == "isolated" else _chained
     skipped: dict = {}  # op -> occurrences left out (see skip_call)
     rows, total, first, rerun = flow(b, dev, executor_class, pcc, atol, rtol, timeout, transform, progress,

@@ -21,8 +21,8 @@ from ..tt.interp import NotInterpreted, PRECISIONS, PRODUCER, interpret_text
 from ..tt.program import ProgramError, ProgramUnreadable, parse_program
 from ..tt.sim.executor import DEFAULT_TIMEOUT_S as SIM_TIMEOUT_S, PRODUCER as SIM_PRODUCER, NotSimulated, simulate
 from .devices import device as find_device
-from .worker import run_here
 from .golden import NondeterministicGolden, captured_graph_outputs, golden_outputs
+from .worker import run_here
 from ..records.results import RunResult
 
 DEFAULT_TIMEOUT_S = 600.0
