@@ -81,6 +81,8 @@ class CompileService:
                                      float(request["timeout"]))
             except (ValueError, KeyError, TypeError) as exc:
                 reply = {"ok": False, "error": f"bad request: {exc}"}
+            except Exception as exc:  # noqa: BLE001 - the run closing under a compile: the job compiles it itself
+                reply = {"ok": False, "error": f"the compile service failed: {type(exc).__name__}: {exc}"}
             with contextlib.suppress(OSError):
                 stream.write(json.dumps(reply) + "\n")
                 stream.flush()
