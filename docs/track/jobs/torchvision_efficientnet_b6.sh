@@ -1,0 +1,4 @@
+#!/bin/sh
+# torchvision/efficientnet_b6: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup torchvision/efficientnet_b6 --frontend export --out torchvision_efficientnet_b6-export --run cpu --stage ttnn

@@ -1,0 +1,4 @@
+#!/bin/sh
+# torchvision/regnet_x_400mf: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup torchvision/regnet_x_400mf --frontend export --out torchvision_regnet_x_400mf-export --run cpu --stage ttnn

@@ -1,0 +1,4 @@
+#!/bin/sh
+# torchvision/regnet_x_8gf: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup torchvision/regnet_x_8gf --frontend export --out torchvision_regnet_x_8gf-export --run cpu --stage ttnn

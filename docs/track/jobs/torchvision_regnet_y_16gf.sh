@@ -1,0 +1,4 @@
+#!/bin/sh
+# torchvision/regnet_y_16gf: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: passed
+ttbench bringup torchvision/regnet_y_16gf --frontend export --out torchvision_regnet_y_16gf-export --run cpu --stage ttnn

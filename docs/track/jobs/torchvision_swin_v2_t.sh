@@ -1,0 +1,4 @@
+#!/bin/sh
+# torchvision/swin_v2_t: its tracker jobs again, each writing every stage it reaches into the folder named after it (--out)
+# export: torch-mlir failure
+ttbench bringup torchvision/swin_v2_t --frontend export --out torchvision_swin_v2_t-export
